@@ -1,0 +1,40 @@
+# The README's two commands: `make run` and `make test`.
+.PHONY: run test build setup setup-test check unit e2e schema bench clean
+
+PORT ?= 8080
+
+## run: install what is missing, build the release bundle, serve it at http://127.0.0.1:$(PORT)
+run: build
+	node scripts/serve.mjs dist $(PORT)
+
+## test: install what is missing, then run every test
+test: setup-test check unit build e2e
+
+setup:
+	scripts/setup.sh build
+
+setup-test:
+	scripts/setup.sh test
+
+build: setup
+	scripts/build.sh
+
+## check: formatting and lints
+check:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+
+## unit: native Rust tests (protocol, queue, formatting)
+unit:
+	cargo test
+
+## e2e: browser tests against the built bundle (run `make build` first)
+e2e:
+	node --test --test-concurrency=1 tests/e2e/
+
+## schema: regenerate tests/fixtures/protocol.schema.json from src/protocol.rs
+schema:
+	SANDPIT_BLESS=1 cargo test --test protocol
+
+clean:
+	rm -rf dist target

@@ -1,0 +1,112 @@
+// Sandpit's Python worker: a module worker (Pyodide 314 refuses classic
+// workers) that loads Pyodide once, installs the runner, then runs one
+// request at a time.
+//
+// Message shapes are defined in Rust (src/protocol.rs). This file builds
+// them by hand, and the browser tests validate every message it sends
+// against the JSON Schema generated from those types.
+
+/** Minimum time between two progress messages, so a fast download does not flood the host. */
+const PROGRESS_INTERVAL_MS = 50;
+
+/** Name under which runner.py is installed, so its frames can be recognised. */
+const RUNNER_MODULE = "_sandpit_runner";
+
+let runner = null;
+/** Runs arrive one at a time from the host, but chaining keeps them ordered regardless. */
+let chain = Promise.resolve();
+
+const post = (message) => self.postMessage(message);
+
+self.onmessage = (event) => {
+  const message = event.data;
+  switch (message?.type) {
+    case "init":
+      chain = chain.then(() => init(message.config));
+      break;
+    case "run":
+      chain = chain.then(() => run(message.id, message.request));
+      break;
+    default:
+      console.error("sandpit worker: unknown message", message);
+  }
+};
+
+/**
+ * Counts the bytes of every response fetched while `body` runs, by wrapping
+ * `fetch` (Pyodide calls the global at request time). Totals come from the
+ * manifest written at build time, so the bar never runs backwards.
+ */
+async function withDownloadProgress(total, body) {
+  const realFetch = self.fetch;
+  let loaded = 0;
+  let lastSent = 0;
+  const report = (force) => {
+    const now = performance.now();
+    if (!force && now - lastSent < PROGRESS_INTERVAL_MS) return;
+    lastSent = now;
+    // Once every byte is in, what remains is compiling and starting the interpreter.
+    const stage = loaded >= total ? "start" : "download";
+    post({ type: "progress", stage, loaded, total });
+  };
+  self.fetch = async (input, init) => {
+    const response = await realFetch(input, init);
+    if (!response.body) return response;
+    const counted = response.body.pipeThrough(
+      new TransformStream({
+        transform(chunk, controller) {
+          loaded += chunk.byteLength;
+          report(false);
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+  report(true);
+  try {
+    return await body();
+  } finally {
+    self.fetch = realFetch;
+    report(true);
+  }
+}
+
+async function init(config) {
+  try {
+    const manifest = await (await fetch(new URL("manifest.json", config.pyodide_url))).json();
+    const total = Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
+    const { loadPyodide } = await import(new URL("pyodide.mjs", config.pyodide_url).href);
+    const pyodide = await withDownloadProgress(total, () =>
+      loadPyodide({ indexURL: config.pyodide_url }),
+    );
+    post({ type: "progress", stage: "runner", loaded: total, total });
+    const source = await (await fetch(config.runner_url)).text();
+    const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+    pyodide.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, source);
+    runner = pyodide.pyimport(RUNNER_MODULE);
+    post({
+      type: "ready",
+      python: pyodide.runPython("import platform; platform.python_version()"),
+      pyodide: pyodide.version,
+    });
+  } catch (error) {
+    post({ type: "fatal", message: `Python failed to start: ${error?.message ?? error}` });
+  }
+}
+
+async function run(id, request) {
+  const emit = (stream, text) => post({ type: "stream", id, chunk: { stream, text } });
+  try {
+    // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
+    const resultJson = await runner.run(JSON.stringify(request), emit);
+    post({ type: "done", id, result: JSON.parse(resultJson) });
+  } catch (error) {
+    // Reached only when the interpreter itself fails; the runner reports user errors.
+    post({ type: "run_failed", id, message: String(error?.message ?? error) });
+  }
+}

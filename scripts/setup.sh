@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs whatever the build and the tests need and is not there yet.
+# Idempotent, and quick when nothing is missing: every step checks first.
+#   scripts/setup.sh build   - what `make run` needs
+#   scripts/setup.sh test    - that, plus Chromium for the browser tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=$(sed -n '/^name = "wasm-bindgen"$/{n;s/^version = "\(.*\)"$/\1/p;q}' Cargo.lock)
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+apt_missing() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  echo "${missing[@]:-}"
+}
+
+apt_install() {
+  local missing
+  missing=$(apt_missing "$@")
+  [ -z "$missing" ] && return 0
+  say "installing Debian packages: $missing"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+}
+
+# The wasm32 standard library: rustup's target where it is installed, else
+# Debian's rustc-web with the std source (see scripts/build.sh).
+if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
+  apt_install rustc-web cargo-web rust-web-src lld-22
+fi
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (about 10 minutes on 2 cores)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked --quiet
+fi
+
+# No --locked: its lockfile names a crate version the registry no longer serves.
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 6 minutes)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --quiet
+fi
+
+# npm ci only when the lockfile changed since the last install.
+stamp=node_modules/.sandpit-lock.sha256
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  say "installing npm packages (pyodide, binaryen, playwright-core, ajv)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" >"$stamp"
+fi
+
+if [ "${1:-build}" = test ]; then
+  apt_install chromium
+fi

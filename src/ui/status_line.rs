@@ -1,0 +1,94 @@
+//! The status line: loading progress, readiness, the running run's clock, the last duration.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+
+use super::{now_ms, RunEntry, RunPhase};
+use crate::format;
+use crate::runtime::RuntimeStatus;
+
+/// How often the running clock updates.
+const TICK: Duration = Duration::from_millis(100);
+
+/// Shows what the runtime and the latest runs are doing.
+#[component]
+pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
+    let now = RwSignal::new(now_ms());
+    if let Ok(handle) = set_interval_with_handle(move || now.set(now_ms()), TICK) {
+        on_cleanup(move || handle.clear());
+    }
+    let running = move || {
+        runs.get().iter().find_map(|entry| match entry.phase.get() {
+            RunPhase::Running { started_ms } => Some(started_ms),
+            _ => None,
+        })
+    };
+    let queued = move || {
+        runs.get()
+            .iter()
+            .filter(|entry| entry.phase.get() == RunPhase::Queued)
+            .count()
+    };
+    let last_duration = move || {
+        runs.get()
+            .iter()
+            .rev()
+            .find_map(|entry| match entry.phase.get() {
+                RunPhase::Finished(result) => Some(result.duration_ms),
+                _ => None,
+            })
+    };
+
+    let runtime_view = move || match status.get() {
+        RuntimeStatus::Loading {
+            stage,
+            loaded,
+            total,
+        } => view! {
+            <span data-testid="runtime-state" data-state="loading">
+                {format::loading(stage, loaded, total)}
+            </span>
+            <progress
+                data-testid="load-progress"
+                max=total.unwrap_or(0) as f64
+                value=loaded as f64
+            ></progress>
+        }
+        .into_any(),
+        RuntimeStatus::Ready { python, pyodide } => view! {
+            <span data-testid="runtime-state" data-state="ready">
+                {format!("Ready: Python {python} (Pyodide {pyodide})")}
+            </span>
+        }
+        .into_any(),
+        RuntimeStatus::Failed { message } => view! {
+            <span data-testid="runtime-state" data-state="failed" class="status-error">
+                {message}
+            </span>
+        }
+        .into_any(),
+    };
+    let run_view = move || {
+        let waiting = queued();
+        let waiting = (waiting > 0).then(|| format!("{waiting} queued"));
+        let activity = match running() {
+            Some(started) => Some(format!(
+                "Running {}",
+                format::duration_ms((now.get() - started).max(0.0))
+            )),
+            None => last_duration().map(|ms| format!("Last run took {}", format::duration_ms(ms))),
+        };
+        [activity, waiting]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    view! {
+        <div class="status-line" role="status">
+            {runtime_view}
+            <span data-testid="run-state">{run_view}</span>
+        </div>
+    }
+}

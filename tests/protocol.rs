@@ -1,0 +1,94 @@
+//! The protocol's wire shape: what the worker and runner must send, and the
+//! schema file the browser tests validate real messages against.
+
+use sandpit::protocol::{
+    schema, HostMessage, OutputChunk, RunRequest, RunStatus, StreamName, WorkerMessage,
+};
+use serde_json::json;
+
+const SCHEMA_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/protocol.schema.json"
+);
+
+#[test]
+fn a_run_message_has_the_documented_wire_shape() {
+    let message = HostMessage::Run {
+        id: 7,
+        request: RunRequest::new("print(1)"),
+    };
+    assert_eq!(
+        serde_json::to_value(&message).expect("serialisable"),
+        json!({
+            "type": "run",
+            "id": 7,
+            "request": {
+                "code": "print(1)",
+                "session": "main",
+                "limits": {"output_bytes": 262144, "value_bytes": 65536}
+            }
+        })
+    );
+}
+
+#[test]
+fn a_done_message_as_the_runner_writes_it_is_understood() {
+    let message: WorkerMessage = serde_json::from_value(json!({
+        "type": "done",
+        "id": 3,
+        "result": {
+            "status": "error",
+            "stdout": "a\n",
+            "stderr": "b\n",
+            "output": [{"stream": "stdout", "text": "a\n"}, {"stream": "stderr", "text": "b\n"}],
+            "value": null,
+            "error": {"type": "ZeroDivisionError", "message": "division by zero",
+                      "line": 2, "column": 1, "traceback": "Traceback ..."},
+            "duration_ms": 1.5,
+            "truncated": {"output": false, "output_bytes_total": 4}
+        }
+    }))
+    .expect("the runner's shape parses");
+    let WorkerMessage::Done { id, result } = message else {
+        panic!("parsed as the wrong variant: {message:?}");
+    };
+    assert_eq!(id, 3);
+    assert_eq!(result.status, RunStatus::Error);
+    assert_eq!(
+        result.output[1],
+        OutputChunk {
+            stream: StreamName::Stderr,
+            text: "b\n".into()
+        }
+    );
+    assert_eq!(
+        result.error.map(|e| (e.kind, e.line)),
+        Some(("ZeroDivisionError".into(), Some(2)))
+    );
+}
+
+#[test]
+fn unknown_fields_and_types_are_rejected_not_ignored() {
+    let extra = serde_json::from_value::<WorkerMessage>(json!({
+        "type": "ready", "python": "3.14.2", "pyodide": "314.0.7", "extra": 1
+    }));
+    assert!(
+        extra.is_err(),
+        "a field the protocol does not define must not pass silently"
+    );
+    let unknown = serde_json::from_value::<WorkerMessage>(json!({"type": "hello"}));
+    assert!(unknown.is_err());
+}
+
+#[test]
+fn the_committed_schema_matches_the_rust_types() {
+    let generated = serde_json::to_string_pretty(&schema()).expect("serialisable") + "\n";
+    if std::env::var_os("SANDPIT_BLESS").is_some() {
+        std::fs::write(SCHEMA_FILE, &generated).expect("schema file is writable");
+    }
+    let committed = std::fs::read_to_string(SCHEMA_FILE).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{SCHEMA_FILE} is out of date with src/protocol.rs; regenerate it with `make schema`"
+    );
+}
