@@ -14,4 +14,7 @@ if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unkno
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22
 fi
 
+# Trunk builds offline; fetch first what the build needs (with build-std, that
+# includes the standard library's own dependencies). Quick when all is cached.
+cargo fetch --target wasm32-unknown-unknown --quiet
 trunk build --release --offline "$@"

@@ -1,0 +1,163 @@
+// The walking skeleton, end to end: the real bundle, real Chromium, real Pyodide.
+import assert from "node:assert/strict";
+import { after, afterEach, before, describe, test } from "node:test";
+
+import { startApp } from "./harness.mjs";
+
+describe("running Python from the page", () => {
+  let app;
+  let sandpit;
+
+  before(async () => {
+    app = await startApp();
+    sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+  });
+  afterEach(async () => {
+    await sandpit.assertHealthy();
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  test("the status line names the Python and Pyodide versions", async () => {
+    const text = await sandpit.page.getByTestId("runtime-state").textContent();
+    assert.match(text, /Ready: Python 3\.14\.\d+ \(Pyodide 314\.0\.7\)/);
+  });
+
+  test("print goes to stdout", async () => {
+    const result = await sandpit.run('print("hello", 6 * 7)');
+    assert.equal(result.phase, "ok");
+    assert.deepEqual(result.output, [{ stream: "stdout", text: "hello 42\n" }]);
+    assert.equal(result.value, null, "a print has no value to show");
+  });
+
+  test("the last expression's value is shown", async () => {
+    const result = await sandpit.run("xs = [1, 2, 3]\n{'total': sum(xs), 'xs': xs}");
+    assert.equal(result.phase, "ok");
+    assert.equal(result.value, "{'total': 6, 'xs': [1, 2, 3]}");
+  });
+
+  test("stderr is kept in order with stdout and shown differently", async () => {
+    const result = await sandpit.run(
+      'import sys\nprint("one")\nprint("two", file=sys.stderr)\nprint("three")',
+    );
+    assert.deepEqual(result.output, [
+      { stream: "stdout", text: "one\n" },
+      { stream: "stderr", text: "two\n" },
+      { stream: "stdout", text: "three\n" },
+    ]);
+    const [stdoutColor, stderrColor] = await sandpit.page.evaluate(() =>
+      [".stdout", ".stderr"].map((selector) => {
+        const spans = document.querySelectorAll(`[data-testid="run-entry"]:last-child ${selector}`);
+        return getComputedStyle(spans[0]).color;
+      }),
+    );
+    assert.notEqual(stderrColor, stdoutColor, "stderr must look different from stdout");
+  });
+
+  test("an exception reports its type, message and line, and keeps earlier output", async () => {
+    const result = await sandpit.run('print("before")\nx = 1\ny = x / 0\nprint("after")');
+    assert.equal(result.phase, "error");
+    assert.equal(result.errorType, "ZeroDivisionError");
+    assert.equal(result.errorMessage, "division by zero");
+    assert.equal(result.errorLine, "3");
+    assert.equal(result.highlightedLine, "3", "the failing line is marked in the code");
+    assert.deepEqual(result.output, [{ stream: "stdout", text: "before\n" }]);
+  });
+
+  test("an exception raised inside a function points at the user's line", async () => {
+    const result = await sandpit.run("def f(d):\n    return d['missing']\n\nf({})");
+    assert.equal(result.errorType, "KeyError");
+    assert.equal(result.errorLine, "2");
+  });
+
+  test("a SyntaxError reports its line", async () => {
+    const result = await sandpit.run("x = 1\nif x\n    print(x)");
+    assert.equal(result.phase, "error");
+    assert.equal(result.errorType, "SyntaxError");
+    assert.equal(result.errorLine, "2");
+    assert.match(result.errorMessage, /expected ':'/);
+  });
+
+  test("runs in the same session share state", async () => {
+    assert.equal((await sandpit.run("x = 1")).phase, "ok");
+    const result = await sandpit.run("x + 1");
+    assert.equal(result.value, "2");
+  });
+
+  test("Ctrl+Enter runs the code", async () => {
+    const result = await sandpit.run("'from the keyboard'", { keyboard: true });
+    assert.equal(result.value, "'from the keyboard'");
+  });
+
+  test("top-level await works", async () => {
+    const result = await sandpit.run("import asyncio\nawait asyncio.sleep(0)\n'awaited'");
+    assert.equal(result.value, "'awaited'");
+  });
+
+  test("1 MB of output is capped with a marker and the page stays responsive", async () => {
+    const index = await sandpit.submit('for i in range(10_000):\n    print("x" * 99)');
+    // While the flood streams in, the page still takes input.
+    await sandpit.page.getByTestId("code").fill("still typing");
+    assert.equal(await sandpit.page.getByTestId("code").inputValue(), "still typing");
+    const result = await sandpit.result(index);
+    assert.equal(result.phase, "ok");
+    const shown = result.output.map((chunk) => chunk.text).join("");
+    assert.equal(shown.length, 256 * 1024, "output is cut at the default 256 KiB");
+    assert.match(result.truncated, /Output truncated: showing the first 262\.1 KB of 1\.0 MB/);
+  });
+});
+
+describe("a run started while Python is loading", () => {
+  let app;
+
+  before(async () => {
+    app = await startApp();
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  test("is queued, shown as queued, and completes once Python is ready", async () => {
+    const sandpit = await app.newPage();
+    // Hold the standard library download so the run is certainly submitted first.
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await sandpit.page.context().route("**/pyodide/python_stdlib.zip", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await sandpit.open();
+    const index = await sandpit.submit("print('queued run')\n21 * 2");
+    assert.equal(await sandpit.runtimeState(), "loading");
+    const phase = await sandpit.page.getByTestId("run-entry").nth(index).getAttribute("data-phase");
+    assert.equal(phase, "queued");
+    const second = await sandpit.submit("'second'");
+    release();
+    const result = await sandpit.result(index);
+    assert.equal(result.phase, "ok");
+    assert.deepEqual(result.output, [{ stream: "stdout", text: "queued run\n" }]);
+    assert.equal(result.value, "42");
+    assert.equal((await sandpit.result(second)).value, "'second'");
+    await sandpit.assertHealthy();
+    await sandpit.close();
+  });
+
+  test("download progress is reported in bytes before ready", async () => {
+    const sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    const messages = await sandpit.assertHealthy();
+    const progress = messages.filter((m) => m.from === "worker" && m.data.type === "progress");
+    assert.ok(progress.length >= 2, "several progress messages arrive");
+    const downloads = progress.filter((m) => m.data.stage === "download");
+    const total = downloads[0].data.total;
+    assert.ok(total > 10_000_000, `the total covers the interpreter and stdlib (${total})`);
+    const last = downloads.at(-1) ?? progress.at(-1);
+    assert.ok(progress.some((m) => m.data.loaded === total), "the download completes");
+    assert.ok(last.data.loaded <= total);
+    await sandpit.close();
+  });
+});

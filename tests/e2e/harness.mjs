@@ -1,0 +1,198 @@
+// Shared set-up for the browser tests: the built bundle served on loopback,
+// Debian's headless Chromium driven by playwright-core, and a page object.
+//
+// Every page records the messages between the app and its worker (a spy on
+// `Worker`, nothing replaced) so each test can check them against the JSON
+// Schema generated from src/protocol.rs, and collects console and page
+// errors so each test can fail on them.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import Ajv2020 from "ajv/dist/2020.js";
+import { chromium } from "playwright-core";
+
+import { serve } from "../../scripts/serve.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DIST = join(ROOT, "dist");
+
+/** How long Python may take to load in a test (cold wasm compile on a busy 2-core machine). */
+export const READY_TIMEOUT_MS = 60_000;
+/** How long one run may take in a test. */
+export const RUN_TIMEOUT_MS = 60_000;
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const schema = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/protocol.schema.json"), "utf8"));
+const ajv = new Ajv2020({ allErrors: true, strict: true, formats: { uint32: true, uint64: true, double: true } });
+ajv.addSchema(schema, "protocol");
+const validHostMessage = ajv.getSchema("protocol#/$defs/HostMessage");
+const validWorkerMessage = ajv.getSchema("protocol#/$defs/WorkerMessage");
+
+/** Installed before any page script: records what crosses the worker boundary. */
+function recordWorkerMessages() {
+  window.__sandpitMessages = [];
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) =>
+        window.__sandpitMessages.push({ from: "worker", data: event.data }),
+      );
+    }
+    postMessage(data, ...rest) {
+      window.__sandpitMessages.push({ from: "host", data });
+      return super.postMessage(data, ...rest);
+    }
+  };
+}
+
+/**
+ * Serves dist/ and launches Chromium. `isolated: false` serves without
+ * COOP/COEP, as a page embedded in a third-party site would be.
+ */
+export async function startApp({ isolated = true } = {}) {
+  assert.ok(existsSync(join(DIST, "index.html")), "dist/ is missing: run `make build` first");
+  const server = await serve({ root: DIST, isolated });
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  return {
+    url: server.url,
+    browser,
+    /** A fresh page object in its own browser context. */
+    async newPage() {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      return new SandpitPage(page, server.url);
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** The app as a user sees it, by its `data-testid` hooks. */
+export class SandpitPage {
+  constructor(page, url) {
+    this.page = page;
+    this.url = url;
+    this.errors = [];
+    this.checkedMessages = 0;
+    page.on("console", (message) => {
+      if (message.type() === "error") {
+        this.errors.push(`console: ${message.text()} (${message.location().url})`);
+      }
+    });
+    page.on("pageerror", (error) => this.errors.push(`page: ${error.message}`));
+  }
+
+  async open() {
+    await this.page.addInitScript(recordWorkerMessages);
+    await this.page.goto(this.url);
+    await this.page.getByTestId("code").waitFor();
+    return this;
+  }
+
+  async waitReady() {
+    await this.page
+      .locator('[data-testid="runtime-state"][data-state="ready"]')
+      .waitFor({ timeout: READY_TIMEOUT_MS });
+    return this;
+  }
+
+  async runtimeState() {
+    return this.page.getByTestId("runtime-state").getAttribute("data-state");
+  }
+
+  async entryCount() {
+    return this.page.getByTestId("run-entry").count();
+  }
+
+  /** Types `code` and presses Run (or Ctrl+Enter); returns the index of the new run. */
+  async submit(code, { keyboard = false } = {}) {
+    const index = await this.entryCount();
+    const editor = this.page.getByTestId("code");
+    await editor.fill(code);
+    if (keyboard) {
+      await editor.press("Control+Enter");
+    } else {
+      await this.page.getByTestId("run").click();
+    }
+    await this.page.getByTestId("run-entry").nth(index).waitFor();
+    return index;
+  }
+
+  /** Waits for run `index` to finish and reads it back from the page. */
+  async result(index) {
+    await this.page.waitForFunction(
+      (n) => {
+        const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
+        return entry && ["ok", "error", "failed"].includes(entry.dataset.phase);
+      },
+      index,
+      { timeout: RUN_TIMEOUT_MS },
+    );
+    return this.page.evaluate((n) => {
+      const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
+      const text = (id) => entry.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+      return {
+        phase: entry.dataset.phase,
+        output: [...entry.querySelectorAll(".output > span")].map((span) => ({
+          stream: span.dataset.testid,
+          text: span.textContent,
+        })),
+        value: text("value")?.replace(/^→ /, "") ?? null,
+        errorType: text("error-type"),
+        errorMessage: text("error-message"),
+        errorLine: entry.querySelector('[data-testid="error-line"]')?.dataset.line ?? null,
+        highlightedLine: entry.querySelector(".code-line.error-line")?.dataset.line ?? null,
+        truncated: text("truncated"),
+        failure: text("failure"),
+      };
+    }, index);
+  }
+
+  /** Submits `code` and waits for its result. */
+  async run(code, options) {
+    return this.result(await this.submit(code, options));
+  }
+
+  /**
+   * Fails on console errors, page errors, or a worker message the protocol
+   * does not define, since the last call. Returns the messages it checked.
+   */
+  async assertHealthy() {
+    const errors = this.errors.splice(0);
+    assert.deepEqual(errors, [], "the page logged errors");
+    const messages = await this.page.evaluate(
+      (from) => window.__sandpitMessages.slice(from),
+      this.checkedMessages,
+    );
+    assert.ok(this.checkedMessages + messages.length > 0, "no worker messages were recorded");
+    this.checkedMessages += messages.length;
+    for (const { from, data } of messages) {
+      const validate = from === "host" ? validHostMessage : validWorkerMessage;
+      assert.ok(
+        validate(data),
+        `${from} sent a message outside the protocol: ${JSON.stringify(data).slice(0, 300)}\n` +
+          ajv.errorsText(validate.errors),
+      );
+    }
+    return messages;
+  }
+
+  async close() {
+    await this.page.context().close();
+  }
+}
