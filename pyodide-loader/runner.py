@@ -7,6 +7,7 @@ against the schema generated from that type, so keep the two in step.
 """
 
 import ast
+import base64
 import builtins
 import inspect
 import json
@@ -20,10 +21,65 @@ _STREAM_FLUSH_BYTES = 16 * 1024
 #: ...or once the oldest waiting output is this old (seconds).
 _STREAM_FLUSH_SECONDS = 0.05
 
+#: Lines of code shown above and below the failing line.
+_CONTEXT_LINES = 2
+
+#: Rich representations looked for on values, in the order they are offered.
+_REPR_METHODS = (
+    ("text/html", "_repr_html_"),
+    ("text/markdown", "_repr_markdown_"),
+    ("image/png", "_repr_png_"),
+    ("image/svg+xml", "_repr_svg_"),
+    ("application/json", "_repr_json_"),
+)
+
 #: Globals of each named session.
 _sessions: dict[str, dict] = {}
 #: Numbers each run's pseudo file name, so tracebacks point at the right run.
 _run_counter = 0
+#: Rich outputs of the run in progress; ``display()`` appends here.
+_current_displays: "_Displays | None" = None
+
+
+class StdinUnavailableError(EOFError):
+    """Raised by ``input()`` and stdin reads: a sandbox has nobody to type an answer.
+
+    An ``EOFError`` so that code reading until end of input simply stops.
+    """
+
+
+_STDIN_MESSAGE = (
+    "input() and reading stdin are not supported in Sandpit: there is no one "
+    "to type an answer. Put the input in the code (a variable or a file) instead."
+)
+
+
+class _NoStdin:
+    """``sys.stdin`` during a run: every read fails at once instead of hanging."""
+
+    encoding = "utf-8"
+    name = "<stdin>"
+
+    def _refuse(self, *args, **kwargs):
+        raise StdinUnavailableError(_STDIN_MESSAGE)
+
+    read = readline = readlines = __next__ = _refuse
+
+    def __iter__(self):
+        return self
+
+    def isatty(self) -> bool:
+        return False
+
+    def readable(self) -> bool:
+        return True
+
+
+def _input(prompt: object = "") -> str:
+    """``input()`` replacement: shows the prompt, then refuses."""
+    if prompt:
+        sys.stdout.write(str(prompt))
+    raise StdinUnavailableError(_STDIN_MESSAGE)
 
 
 def _session_globals(name: str) -> dict:
@@ -32,6 +88,70 @@ def _session_globals(name: str) -> dict:
         namespace = {"__name__": "__main__", "__builtins__": builtins}
         _sessions[name] = namespace
     return namespace
+
+
+def clear_session(name: str) -> None:
+    """Forgets a session's globals; its next run starts empty."""
+    _sessions.pop(name, None)
+
+
+def _mime_bundle(obj) -> dict:
+    """``text/plain`` plus every rich representation ``obj`` offers."""
+    bundle = {"text/plain": repr(obj)}
+    if isinstance(obj, type):
+        return bundle  # a class's _repr_*_ are unbound methods, not its representation
+    for mime, method in _REPR_METHODS:
+        render = getattr(obj, method, None)
+        if not callable(render):
+            continue
+        try:
+            data = render()
+        except Exception:  # noqa: BLE001 - a broken repr must not fail the run
+            continue
+        if isinstance(data, tuple):  # (data, metadata), as IPython allows
+            data = data[0]
+        if data is None:
+            continue
+        if mime == "image/png":
+            data = base64.b64encode(data).decode("ascii") if isinstance(data, bytes) else str(data)
+        elif mime == "application/json":
+            try:
+                data = json.loads(json.dumps(data, allow_nan=False))
+            except (TypeError, ValueError):
+                continue
+        elif isinstance(data, bytes):
+            data = data.decode("utf-8", "replace")
+        else:
+            data = str(data)
+        bundle[mime] = data
+    return bundle
+
+
+class _Displays:
+    """Rich outputs of one run, within a byte budget."""
+
+    def __init__(self, limit: int):
+        self._room = limit
+        self.bundles: list[dict] = []
+        self.truncated = False
+
+    def add(self, bundle: dict) -> None:
+        size = len(json.dumps(bundle))
+        if size > self._room:
+            self.truncated = True
+            return
+        self._room -= size
+        self.bundles.append(bundle)
+
+
+def display(*objs) -> None:
+    """Shows each object in its richest form, like IPython's ``display``."""
+    for obj in objs:
+        bundle = _mime_bundle(obj)
+        if _current_displays is None:
+            print(bundle["text/plain"])
+        else:
+            _current_displays.add(bundle)
 
 
 class _Capture:
@@ -152,29 +272,73 @@ def _user_traceback(error: BaseException):
     return tb
 
 
-def _describe_error(error: BaseException, filename: str) -> dict:
+def _source_around(code: str, line) -> list[dict]:
+    if line is None:
+        return []
+    lines = code.splitlines()
+    first = max(1, line - _CONTEXT_LINES)
+    last = min(len(lines), line + _CONTEXT_LINES)
+    return [{"line": n, "text": lines[n - 1]} for n in range(first, last + 1)]
+
+
+def _hint(error: BaseException):
+    if isinstance(error, StdinUnavailableError):
+        return {"code": "input_unsupported", "message": _STDIN_MESSAGE}
+    if isinstance(error, ModuleNotFoundError):
+        name = (error.name or "").split(".")[0] or "the module"
+        return {
+            "code": "module_not_found",
+            "message": f"The module {name!r} is not installed in this sandbox. "
+            "Use the standard library, or a package Sandpit can install.",
+        }
+    return None
+
+
+def _describe_error(error: BaseException, filename: str, code: str) -> dict:
     if isinstance(error, SyntaxError) and error.filename == filename:
         # The code did not compile: the location is the error's own, not a frame's.
+        end = error.end_offset if error.end_lineno == error.lineno else None
         return {
             "type": type(error).__name__,
             "message": error.msg,
             "line": error.lineno,
             "column": error.offset,
+            "end_column": end if end and error.offset and end > error.offset else None,
+            "source": _source_around(code, error.lineno),
             "traceback": "".join(traceback.format_exception_only(error)),
+            "hint": None,
         }
     tb = _user_traceback(error)
-    line = column = None
+    line = column = end_column = None
     for frame in traceback.extract_tb(tb):
         if frame.filename == filename:
             line = frame.lineno
             column = frame.colno + 1 if frame.colno is not None else None
+            same_line = frame.end_lineno == frame.lineno
+            end_column = frame.end_colno + 1 if same_line and frame.end_colno is not None else None
     return {
         "type": type(error).__name__,
         "message": str(error),
         "line": line,
         "column": column,
+        "end_column": end_column,
+        "source": _source_around(code, line),
         "traceback": "".join(traceback.format_exception(type(error), error, tb)),
+        "hint": _hint(error),
     }
+
+
+def _exit_code(error: SystemExit, capture: "_Capture") -> int:
+    """``sys.exit``'s argument as a process would turn it into an exit code."""
+    code = error.code
+    if code is None:
+        return 0
+    if isinstance(code, bool):
+        return int(code)
+    if isinstance(code, int):
+        return code
+    capture.write("stderr", f"{code}\n")
+    return 1
 
 
 async def _execute(code: str, filename: str, namespace: dict):
@@ -197,7 +361,7 @@ async def _execute(code: str, filename: str, namespace: dict):
 
 async def run(request_json: str, emit) -> str:
     """Runs one request (``RunRequest`` as JSON); returns ``RunResult`` as JSON."""
-    global _run_counter
+    global _run_counter, _current_displays
     request = json.loads(request_json)
     limits = request["limits"]
     _run_counter += 1
@@ -206,34 +370,53 @@ async def run(request_json: str, emit) -> str:
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
 
     capture = _Capture(limits["output_bytes"], emit)
-    saved = sys.stdout, sys.stderr
+    displays = _Displays(limits["display_bytes"])
+    saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
     sys.stdout = _StreamWriter(capture, "stdout")
     sys.stderr = _StreamWriter(capture, "stderr")
-    value = error = None
+    sys.stdin, builtins.input = _NoStdin(), _input
+    _current_displays = displays
+    status, value, error, exit_code = "ok", None, None, None
     started = time.perf_counter()
     try:
         result = await _execute(code, filename, _session_globals(request["session"]))
         if result is not None:
             value = _describe_value(result, limits["value_bytes"])
+            bundle = _mime_bundle(result)
+            if len(bundle) > 1:
+                displays.add(bundle)
+    except SystemExit as exc:
+        exit_code = _exit_code(exc, capture)
+    except KeyboardInterrupt as exc:
+        # Raised by the host's interrupt (timeout or cancel): the host says which.
+        status, error = "cancelled", _describe_error(exc, filename, code)
     except Exception as exc:  # noqa: BLE001 - every user error is reported, none escapes
-        error = _describe_error(exc, filename)
+        status, error = "error", _describe_error(exc, filename, code)
     finally:
         duration_ms = (time.perf_counter() - started) * 1000
-        sys.stdout, sys.stderr = saved
+        sys.stdout, sys.stderr, sys.stdin, builtins.input = saved
+        _current_displays = None
         capture.flush()
 
     return json.dumps(
         {
-            "status": "ok" if error is None else "error",
+            "status": status,
             "stdout": capture.text_of("stdout"),
             "stderr": capture.text_of("stderr"),
             "output": capture.chunks,
             "value": value,
+            "displays": displays.bundles,
             "error": error,
+            "exit_code": exit_code,
             "duration_ms": duration_ms,
             "truncated": {
                 "output": capture.truncated,
                 "output_bytes_total": capture.total,
+                "displays": displays.truncated,
             },
+            "restored": None,
         }
     )
+
+
+builtins.display = display

@@ -13,7 +13,11 @@ const PROGRESS_INTERVAL_MS = 50;
 const RUNNER_MODULE = "_sandpit_runner";
 
 let runner = null;
-/** Runs arrive one at a time from the host, but chaining keeps them ordered regardless. */
+/** Pyodide's interrupt buffer, when the page is cross-origin isolated. */
+let interrupt = null;
+/** The run in progress, so a worker closed from Python can still say so. */
+let currentRun = null;
+/** Jobs arrive one at a time from the host, but chaining keeps them ordered regardless. */
 let chain = Promise.resolve();
 
 const post = (message) => self.postMessage(message);
@@ -27,9 +31,22 @@ self.onmessage = (event) => {
     case "run":
       chain = chain.then(() => run(message.id, message.request));
       break;
+    case "clear_session":
+      chain = chain.then(() => clearSession(message.id, message.session));
+      break;
     default:
       console.error("sandpit worker: unknown message", message);
   }
+};
+
+// Code that closes the worker (`js.close()`) would otherwise leave the host
+// waiting for a run that can never finish.
+const realClose = self.close.bind(self);
+self.close = () => {
+  if (currentRun !== null) {
+    post({ type: "run_failed", id: currentRun, message: "the worker was closed by the code" });
+  }
+  realClose();
 };
 
 /**
@@ -89,6 +106,10 @@ async function init(config) {
     const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
     pyodide.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, source);
     runner = pyodide.pyimport(RUNNER_MODULE);
+    if (config.interrupt_buffer) {
+      interrupt = new Int32Array(config.interrupt_buffer);
+      pyodide.setInterruptBuffer(interrupt);
+    }
     post({
       type: "ready",
       python: pyodide.runPython("import platform; platform.python_version()"),
@@ -101,6 +122,9 @@ async function init(config) {
 
 async function run(id, request) {
   const emit = (stream, text) => post({ type: "stream", id, chunk: { stream, text } });
+  // An interrupt meant for an earlier run must not hit this one.
+  if (interrupt) Atomics.store(interrupt, 0, 0);
+  currentRun = id;
   try {
     // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
     const resultJson = await runner.run(JSON.stringify(request), emit);
@@ -108,5 +132,12 @@ async function run(id, request) {
   } catch (error) {
     // Reached only when the interpreter itself fails; the runner reports user errors.
     post({ type: "run_failed", id, message: String(error?.message ?? error) });
+  } finally {
+    currentRun = null;
   }
+}
+
+async function clearSession(id, session) {
+  runner.clear_session(session);
+  post({ type: "session_cleared", id });
 }

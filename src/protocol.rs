@@ -20,6 +20,8 @@ pub struct OutputLimits {
     pub output_bytes: u32,
     /// Maximum bytes of the last value's repr.
     pub value_bytes: u32,
+    /// Maximum bytes of rich outputs (images, HTML) in all.
+    pub display_bytes: u32,
 }
 
 impl Default for OutputLimits {
@@ -29,6 +31,7 @@ impl Default for OutputLimits {
         Self {
             output_bytes: 256 * 1024,
             value_bytes: 64 * 1024,
+            display_bytes: 8 * 1024 * 1024,
         }
     }
 }
@@ -41,23 +44,43 @@ pub struct RunRequest {
     pub code: String,
     /// Name of the session whose globals the run uses.
     pub session: String,
+    /// Wall-clock limit on executing the code, in milliseconds; `None` for no limit.
+    /// Loading Python and waiting in the queue do not count.
+    pub timeout_ms: Option<u32>,
     /// Output caps.
     pub limits: OutputLimits,
 }
 
 impl RunRequest {
-    /// A request in the default session with default limits.
+    /// A request in the default session with the default timeout and limits.
     pub fn new(code: impl Into<String>) -> Self {
         Self {
             code: code.into(),
             session: DEFAULT_SESSION.to_owned(),
+            timeout_ms: Some(DEFAULT_TIMEOUT_MS),
             limits: OutputLimits::default(),
         }
+    }
+
+    /// The same request in `session`.
+    pub fn in_session(mut self, session: impl Into<String>) -> Self {
+        self.session = session.into();
+        self
+    }
+
+    /// The same request with another timeout.
+    pub fn with_timeout_ms(mut self, timeout_ms: Option<u32>) -> Self {
+        self.timeout_ms = timeout_ms;
+        self
     }
 }
 
 /// The session used when a caller names none.
 pub const DEFAULT_SESSION: &str = "main";
+
+/// Timeout used when a caller names none: long enough for real work, short
+/// enough that a model's accidental infinite loop comes back in reasonable time.
+pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
 
 /// Which standard stream a piece of output came from.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +110,85 @@ pub enum RunStatus {
     Ok,
     /// The code raised an exception.
     Error,
+    /// The code ran past its timeout and was stopped.
+    Timeout,
+    /// The interpreter died (stack exhaustion in C, out of memory, a wasm trap,
+    /// a dead worker); the sandbox restarted itself.
+    Crashed,
+    /// The caller cancelled the run.
+    Cancelled,
+}
+
+/// A rich representation of a value, keyed by MIME type as in Jupyter.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MimeBundle {
+    /// Plain text, always present.
+    #[serde(rename = "text/plain")]
+    pub text: String,
+    /// HTML: shown only inside a sandboxed iframe.
+    #[serde(rename = "text/html", default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
+    /// Markdown source.
+    #[serde(
+        rename = "text/markdown",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub markdown: Option<String>,
+    /// PNG image, base64.
+    #[serde(rename = "image/png", default, skip_serializing_if = "Option::is_none")]
+    pub png: Option<String>,
+    /// SVG image source.
+    #[serde(
+        rename = "image/svg+xml",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub svg: Option<String>,
+    /// JSON data.
+    #[serde(
+        rename = "application/json",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub json: Option<serde_json::Value>,
+}
+
+/// One line of the user's code, for showing context around an error.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SourceLine {
+    /// 1-based line number.
+    pub line: u32,
+    /// The line's text.
+    pub text: String,
+}
+
+/// What kind of help a model needs to repair a failed run.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum HintCode {
+    /// An import failed: the module is not installed.
+    ModuleNotFound,
+    /// The code read from stdin (`input()`), which a sandbox has no user to answer.
+    InputUnsupported,
+    /// The run exceeded its timeout.
+    TimedOut,
+    /// The caller cancelled the run.
+    Cancelled,
+    /// The interpreter died; see `restored` for what came back.
+    Crashed,
+}
+
+/// A machine-readable repair hint with a sentence for humans and models.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Hint {
+    /// What kind of problem.
+    pub code: HintCode,
+    /// What to do about it.
+    pub message: String,
 }
 
 /// The value of the last expression of the code, if it was not `None`.
@@ -114,8 +216,36 @@ pub struct RunError {
     pub line: Option<u32>,
     /// 1-based column in that line, when known.
     pub column: Option<u32>,
+    /// 1-based column just past the end of the failing expression, when known.
+    pub end_column: Option<u32>,
+    /// The failing line with a few lines around it.
+    pub source: Vec<SourceLine>,
     /// Traceback text without the runner's own frames.
     pub traceback: String,
+    /// What to do about it, where Sandpit can tell.
+    pub hint: Option<Hint>,
+}
+
+/// One earlier run that could not be replayed after a restart.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LostRun {
+    /// Its session.
+    pub session: String,
+    /// Its first line of code, to recognise it by.
+    pub code_start: String,
+    /// Why the replay failed.
+    pub reason: String,
+}
+
+/// How session state came back after the worker had to be replaced.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Restoration {
+    /// Earlier successful runs replayed, across all sessions.
+    pub replayed: u32,
+    /// Runs whose replay failed: their effects are missing.
+    pub lost: Vec<LostRun>,
 }
 
 /// Whether parts of the result were cut at the limits.
@@ -126,6 +256,8 @@ pub struct Truncation {
     pub output: bool,
     /// Bytes written in total, kept or not.
     pub output_bytes_total: u64,
+    /// Rich outputs beyond [`OutputLimits::display_bytes`] were dropped.
+    pub displays: bool,
 }
 
 /// Everything a run hands back.
@@ -142,12 +274,51 @@ pub struct RunResult {
     pub output: Vec<OutputChunk>,
     /// The last expression's value.
     pub value: Option<LastValue>,
-    /// The exception, when `status` is `error`.
+    /// Rich outputs in order: `display()` calls, then the last value's rich
+    /// representation when it has one.
+    pub displays: Vec<MimeBundle>,
+    /// What went wrong, for every status but `ok`.
     pub error: Option<RunError>,
+    /// The code's `sys.exit()` code, when it called it.
+    pub exit_code: Option<i32>,
     /// Wall time spent executing the code, in milliseconds.
     pub duration_ms: f64,
     /// What was cut.
     pub truncated: Truncation,
+    /// Set when the worker was replaced after this run (timeout without
+    /// interrupts, crash, cancel): how the sessions' state was rebuilt.
+    pub restored: Option<Restoration>,
+}
+
+/// Pyodide's interrupt buffer: a 4-byte `SharedArrayBuffer` the host writes
+/// SIGINT into to stop a run while keeping the interpreter and its state.
+///
+/// Passed through `postMessage` as itself, not serialised.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(transparent)]
+pub struct InterruptBuffer(
+    #[serde(with = "serde_wasm_bindgen::preserve")] pub js_sys::SharedArrayBuffer,
+);
+
+impl PartialEq for InterruptBuffer {
+    /// The same buffer, not equal contents: it is shared memory.
+    fn eq(&self, other: &Self) -> bool {
+        let (this, that): (&wasm_bindgen::JsValue, &wasm_bindgen::JsValue) =
+            (self.0.as_ref(), other.0.as_ref());
+        this == that
+    }
+}
+
+impl JsonSchema for InterruptBuffer {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "InterruptBuffer".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A 4-byte SharedArrayBuffer, passed by postMessage as itself."
+        })
+    }
 }
 
 /// Sent to the worker when it starts.
@@ -158,6 +329,8 @@ pub struct WorkerConfig {
     pub pyodide_url: String,
     /// URL of `runner.py`.
     pub runner_url: String,
+    /// Present only when the page is cross-origin isolated (shared memory allowed).
+    pub interrupt_buffer: Option<InterruptBuffer>,
 }
 
 /// Messages from the host to the worker.
@@ -175,6 +348,13 @@ pub enum HostMessage {
         id: RunId,
         /// What to run.
         request: RunRequest,
+    },
+    /// Empty a session's globals (or forget the session); answered by `session_cleared`.
+    ClearSession {
+        /// Id echoed in the answer.
+        id: RunId,
+        /// The session.
+        session: String,
     },
 }
 
@@ -228,6 +408,11 @@ pub enum WorkerMessage {
         id: RunId,
         /// What went wrong.
         message: String,
+    },
+    /// A session was cleared.
+    SessionCleared {
+        /// The `clear_session` message's id.
+        id: RunId,
     },
     /// A run finished.
     Done {

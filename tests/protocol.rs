@@ -25,7 +25,8 @@ fn a_run_message_has_the_documented_wire_shape() {
             "request": {
                 "code": "print(1)",
                 "session": "main",
-                "limits": {"output_bytes": 262144, "value_bytes": 65536}
+                "timeout_ms": 30000,
+                "limits": {"output_bytes": 262144, "value_bytes": 65536, "display_bytes": 8388608}
             }
         })
     );
@@ -42,10 +43,15 @@ fn a_done_message_as_the_runner_writes_it_is_understood() {
             "stderr": "b\n",
             "output": [{"stream": "stdout", "text": "a\n"}, {"stream": "stderr", "text": "b\n"}],
             "value": null,
+            "displays": [{"text/plain": "<Chart>", "image/png": "iVBORw0KGgo="}],
             "error": {"type": "ZeroDivisionError", "message": "division by zero",
-                      "line": 2, "column": 1, "traceback": "Traceback ..."},
+                      "line": 2, "column": 5, "end_column": 10,
+                      "source": [{"line": 2, "text": "1 + 1 / 0"}],
+                      "traceback": "Traceback ...", "hint": null},
+            "exit_code": null,
             "duration_ms": 1.5,
-            "truncated": {"output": false, "output_bytes_total": 4}
+            "truncated": {"output": false, "output_bytes_total": 4, "displays": false},
+            "restored": null
         }
     }))
     .expect("the runner's shape parses");

@@ -1,8 +1,9 @@
-//! The worker client: the only code that touches `web_sys::Worker`.
+//! The runtime client: runs, sessions, timeouts, cancels and recovery.
 //!
-//! It spawns the module worker, sends `init`, turns worker messages into
-//! status updates and run results, and feeds runs to the worker one at a
-//! time through [`RunQueue`].
+//! It owns the active worker and a warm spare, feeds jobs to the active one
+//! through the [`Scheduler`], and stops runs: with Pyodide's interrupt buffer
+//! when the page is cross-origin isolated (state survives), otherwise by
+//! terminating the worker, promoting the spare and replaying the ledger.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -11,20 +12,19 @@ use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
 use leptos::logging::error as console_error;
-use serde::Serialize;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use super::queue::RunQueue;
+use super::outcome::{self, StopReason};
+use super::scheduler::{Completion, Job, Scheduler};
+use super::timer::Timer;
+use super::worker::PythonWorker;
 use crate::protocol::{
-    HostMessage, LoadStage, OutputChunk, RunId, RunRequest, RunResult, WorkerConfig, WorkerMessage,
+    HostMessage, LoadStage, OutputChunk, RunId, RunRequest, RunResult, RunStatus, WorkerMessage,
 };
 
-/// Where the worker and Pyodide live, relative to the page.
-const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
-const RUNNER_PATH: &str = "pyodide-loader/runner.py";
-const PYODIDE_PATH: &str = "pyodide/";
+/// How long an interrupted run may take to stop before its worker is terminated
+/// (code stuck in C, or code that catches `KeyboardInterrupt`).
+const INTERRUPT_GRACE_MS: u32 = 1_000;
 
 /// What the runtime is doing, for the status line.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +44,8 @@ pub enum RuntimeStatus {
         python: String,
         /// Pyodide version.
         pyodide: String,
+        /// Runs are stopped by interrupt (state kept) rather than by restarting the worker.
+        interrupts: bool,
     },
     /// Python could not start; runs fail with this message.
     Failed {
@@ -70,16 +72,13 @@ pub enum RuntimeError {
     /// Python failed to start, so nothing can run.
     #[error("{0}")]
     Unavailable(String),
-    /// The interpreter failed while running (not an exception in the code).
-    #[error("the Python interpreter failed: {0}")]
-    Interpreter(String),
     /// The runtime was dropped before the run finished.
     #[error("the Python runtime was shut down")]
     Closed,
 }
 
 impl RuntimeError {
-    fn from_js(value: &JsValue) -> Self {
+    pub(super) fn from_js(value: &JsValue) -> Self {
         Self::Worker(
             value
                 .as_string()
@@ -93,110 +92,184 @@ type StatusCallback = Rc<dyn Fn(RuntimeStatus)>;
 type EventCallback = Rc<dyn Fn(RunEvent)>;
 type Outcome = Result<Box<RunResult>, RuntimeError>;
 
-/// A run handed to the client, until its result arrives.
+/// A caller's run, until its result arrives.
 struct PendingRun {
     on_event: EventCallback,
     done: oneshot::Sender<Outcome>,
+    /// Output streamed so far: the result of a run whose worker dies.
+    streamed: Vec<OutputChunk>,
+    started_ms: Option<f64>,
+    /// Set when the host stopped it; decides the status it ends with.
+    stop: Option<StopReason>,
+}
+
+/// A worker and the generation number its messages are tagged with.
+struct Slot {
+    generation: u64,
+    worker: PythonWorker,
+    ready: bool,
 }
 
 /// State shared between the client and its worker event handlers.
 struct Shared {
-    worker: Worker,
-    queue: RunQueue,
+    this: Weak<RefCell<Shared>>,
+    active: Option<Slot>,
+    spare: Option<Slot>,
+    generations: u64,
+    scheduler: Scheduler,
     runs: HashMap<RunId, PendingRun>,
+    clears: HashMap<RunId, oneshot::Sender<Result<(), RuntimeError>>>,
+    /// The timeout of the job in flight, or the grace period of an interrupt.
+    timer: Option<Timer>,
+    /// The run an interrupt was sent to; stopping it again means terminating.
+    interrupting: Option<RunId>,
     on_status: StatusCallback,
     failure: Option<String>,
+    versions: Option<(String, String)>,
 }
 
 /// The Python runtime as the rest of the app sees it.
 pub struct Runtime {
     shared: Rc<RefCell<Shared>>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
 
 impl Runtime {
     /// Spawns the worker and starts loading Python; `on_status` hears every status change.
     pub fn start(on_status: impl Fn(RuntimeStatus) + 'static) -> Result<Self, RuntimeError> {
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(WORKER_PATH, &options)
-            .map_err(|e| RuntimeError::from_js(&e))?;
-        let shared = Rc::new(RefCell::new(Shared {
-            worker,
-            queue: RunQueue::new(),
-            runs: HashMap::new(),
-            on_status: Rc::new(on_status),
-            failure: None,
-        }));
-
-        let weak = Rc::downgrade(&shared);
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            with_shared(&weak, |shared| on_worker_message(shared, event.data()));
+        let shared = Rc::new_cyclic(|this| {
+            RefCell::new(Shared {
+                this: this.clone(),
+                active: None,
+                spare: None,
+                generations: 0,
+                scheduler: Scheduler::new(),
+                runs: HashMap::new(),
+                clears: HashMap::new(),
+                timer: None,
+                interrupting: None,
+                on_status: Rc::new(on_status),
+                failure: None,
+                versions: None,
+            })
         });
-        let weak = Rc::downgrade(&shared);
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
-            let message = format!("the Python worker stopped: {}", event.message());
-            with_shared(&weak, |shared| fail(shared, message));
-        });
-        {
-            let state = shared.borrow();
-            state
-                .worker
-                .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            state
-                .worker
-                .set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        }
-        let config = WorkerConfig {
-            pyodide_url: page_url(PYODIDE_PATH)?,
-            runner_url: page_url(RUNNER_PATH)?,
-        };
-        post(&shared.borrow().worker, &HostMessage::Init { config })?;
-        Ok(Self {
-            shared,
-            _on_message: on_message,
-            _on_error: on_error,
-        })
+        let slot = spawn(&shared)?;
+        shared.borrow_mut().active = Some(slot);
+        Ok(Self { shared })
     }
 
     /// Queues `request`; `on_event` hears when it starts and what it prints.
     ///
-    /// Runs submitted before Python is ready wait and then run in order.
+    /// Returns the run's id (for [`Runtime::cancel`]) and its result. Runs
+    /// submitted before Python is ready wait and then run in order.
     pub fn run(
         &self,
         request: RunRequest,
         on_event: impl Fn(RunEvent) + 'static,
-    ) -> impl Future<Output = Outcome> {
+    ) -> (RunId, impl Future<Output = Outcome>) {
         let (done, receiver) = oneshot::channel();
         let failure = self.shared.borrow().failure.clone();
-        match failure {
+        let id = match failure {
             Some(message) => {
                 // The receiver is alive until this function returns, so the send cannot fail.
                 let _ = done.send(Err(RuntimeError::Unavailable(message)));
+                0
             }
             None => {
-                let next = {
+                let (id, next) = {
                     let mut state = self.shared.borrow_mut();
-                    let (id, next) = state.queue.submit(request);
-                    let on_event: EventCallback = Rc::new(on_event);
-                    state.runs.insert(id, PendingRun { on_event, done });
-                    next
+                    let (id, next) = state.scheduler.submit(Job::Run(request));
+                    state.runs.insert(
+                        id,
+                        PendingRun {
+                            on_event: Rc::new(on_event),
+                            done,
+                            streamed: Vec::new(),
+                            started_ms: None,
+                            stop: None,
+                        },
+                    );
+                    (id, next)
                 };
                 dispatch(&self.shared, next);
+                id
             }
+        };
+        (id, async move {
+            receiver.await.unwrap_or(Err(RuntimeError::Closed))
+        })
+    }
+
+    /// Stops run `id`: a queued run never starts, a running one is stopped.
+    /// Its result has status `cancelled`.
+    pub fn cancel(&self, id: RunId) {
+        let queued = self.shared.borrow_mut().scheduler.cancel_waiting(id);
+        if queued {
+            let pending = self.shared.borrow_mut().runs.remove(&id);
+            if let Some(pending) = pending {
+                let result = outcome::stopped(&StopReason::Cancelled, &[], 0.0, None);
+                let _ = pending.done.send(Ok(Box::new(result)));
+            }
+        } else if self.shared.borrow().scheduler.in_flight() == Some(id) {
+            stop(&self.shared, id, StopReason::Cancelled);
         }
+    }
+
+    /// Empties a session's globals; `forget` also removes it from [`Runtime::sessions`].
+    pub fn clear_session(
+        &self,
+        session: &str,
+        forget: bool,
+    ) -> impl Future<Output = Result<(), RuntimeError>> {
+        let (done, receiver) = oneshot::channel();
+        let (id, next) = self.shared.borrow_mut().scheduler.submit(Job::Clear {
+            session: session.to_owned(),
+            forget,
+        });
+        self.shared.borrow_mut().clears.insert(id, done);
+        dispatch(&self.shared, next);
         async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
+    }
+
+    /// Sessions that have run code and were not deleted.
+    pub fn sessions(&self) -> Vec<String> {
+        self.shared.borrow().scheduler.sessions()
     }
 }
 
 impl Drop for Runtime {
     fn drop(&mut self) {
-        let state = self.shared.borrow();
-        state.worker.set_onmessage(None);
-        state.worker.set_onerror(None);
-        state.worker.terminate();
+        let mut state = self.shared.borrow_mut();
+        state.timer = None;
+        state.active = None;
+        state.spare = None;
     }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+/// Starts a worker whose messages are tagged with a new generation.
+fn spawn(shared: &Rc<RefCell<Shared>>) -> Result<Slot, RuntimeError> {
+    let (generation, this) = {
+        let mut state = shared.borrow_mut();
+        state.generations += 1;
+        (state.generations, state.this.clone())
+    };
+    let on_message = {
+        let this = this.clone();
+        move |data| with_shared(&this, |shared| on_worker_message(shared, generation, data))
+    };
+    let on_error =
+        move |message| with_shared(&this, |shared| on_worker_error(shared, generation, message));
+    Ok(Slot {
+        generation,
+        worker: PythonWorker::spawn(on_message, on_error)?,
+        ready: false,
+    })
 }
 
 fn with_shared(weak: &Weak<RefCell<Shared>>, body: impl FnOnce(&Rc<RefCell<Shared>>)) {
@@ -205,76 +278,227 @@ fn with_shared(weak: &Weak<RefCell<Shared>>, body: impl FnOnce(&Rc<RefCell<Share
     }
 }
 
-/// Resolves `path` against the page, because the worker resolves URLs against its own location.
-fn page_url(path: &str) -> Result<String, RuntimeError> {
-    let base = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .ok_or_else(|| RuntimeError::Worker("the page has no base URL".into()))?;
-    web_sys::Url::new_with_base(path, &base)
-        .map(|url| url.href())
-        .map_err(|e| RuntimeError::from_js(&e))
+/// Starts a warm spare unless there is one: the next restart then needs no cold start.
+fn ensure_spare(shared: &Rc<RefCell<Shared>>) {
+    if shared.borrow().spare.is_some() {
+        return;
+    }
+    match spawn(shared) {
+        Ok(slot) => shared.borrow_mut().spare = Some(slot),
+        Err(error) => console_error!("sandpit: could not start a spare worker: {error}"),
+    }
 }
 
-fn post(worker: &Worker, message: &HostMessage) -> Result<(), RuntimeError> {
-    let value = message
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| RuntimeError::Worker(e.to_string()))?;
-    worker
-        .post_message(&value)
-        .map_err(|e| RuntimeError::from_js(&e))
-}
-
-/// Posts the run the queue chose, if any, and tells its caller it started.
+/// Posts the job the scheduler chose, if any, and starts its clock.
 fn dispatch(shared: &Rc<RefCell<Shared>>, next: Option<HostMessage>) {
     let Some(message) = next else { return };
-    let HostMessage::Run { id, .. } = &message else {
-        return;
+    let (id, timeout_ms) = match &message {
+        HostMessage::Run { id, request } => (*id, request.timeout_ms),
+        HostMessage::ClearSession { id, .. } => (*id, None),
+        HostMessage::Init { .. } => return,
     };
-    let id = *id;
-    let posted = post(&shared.borrow().worker, &message);
-    match posted {
-        Ok(()) => {
-            let on_event = shared.borrow().runs.get(&id).map(|r| r.on_event.clone());
-            if let Some(on_event) = on_event {
-                on_event(RunEvent::Started);
+    let posted = match shared.borrow().active.as_ref() {
+        Some(slot) => slot.worker.post(&message),
+        None => Err(RuntimeError::Closed),
+    };
+    if let Err(error) = posted {
+        console_error!("sandpit: {error}");
+        restart(shared, StopReason::Crashed(error.to_string()));
+        return;
+    }
+    let this = shared.borrow().this.clone();
+    let timer = timeout_ms.and_then(|limit| {
+        Timer::start(limit, move || {
+            with_shared(&this, |shared| stop(shared, id, StopReason::Timeout(limit)))
+        })
+    });
+    let on_event = {
+        let mut state = shared.borrow_mut();
+        state.timer = timer;
+        state.runs.get_mut(&id).map(|run| {
+            run.started_ms = Some(now_ms());
+            run.on_event.clone()
+        })
+    };
+    if let Some(on_event) = on_event {
+        on_event(RunEvent::Started);
+    }
+}
+
+/// Stops the job in flight: by interrupt when possible, else by restarting the worker.
+fn stop(shared: &Rc<RefCell<Shared>>, id: RunId, reason: StopReason) {
+    if shared.borrow().scheduler.in_flight() != Some(id) {
+        return;
+    }
+    let interrupted = {
+        let mut state = shared.borrow_mut();
+        if let Some(run) = state.runs.get_mut(&id) {
+            run.stop = Some(reason.clone());
+        }
+        let escalate = state.interrupting == Some(id);
+        let sent = !escalate
+            && state
+                .active
+                .as_ref()
+                .is_some_and(|slot| slot.worker.interrupt());
+        if sent {
+            state.interrupting = Some(id);
+        }
+        sent
+    };
+    if interrupted {
+        let this = shared.borrow().this.clone();
+        let grace = Timer::start(INTERRUPT_GRACE_MS, move || {
+            with_shared(&this, |shared| restart(shared, reason))
+        });
+        shared.borrow_mut().timer = grace;
+    } else {
+        restart(shared, reason);
+    }
+}
+
+/// Replaces the active worker with the spare and replays the ledger into it.
+fn restart(shared: &Rc<RefCell<Shared>>, reason: StopReason) {
+    let reason_text = match &reason {
+        StopReason::Timeout(_) => "timed out while being replayed".to_owned(),
+        StopReason::Cancelled => "cancelled while being replayed".to_owned(),
+        StopReason::Crashed(detail) => format!("crashed while being replayed: {detail}"),
+    };
+    let (completions, promoted_ready) = {
+        let mut state = shared.borrow_mut();
+        if let Some(id) = state.scheduler.in_flight() {
+            if let Some(run) = state.runs.get_mut(&id) {
+                run.stop.get_or_insert(reason);
             }
         }
-        Err(error) => finish(shared, id, Err(error)),
-    }
-}
-
-/// Resolves run `id` and sends the next queued run.
-fn finish(shared: &Rc<RefCell<Shared>>, id: RunId, outcome: Outcome) {
-    let (pending, next) = {
-        let mut state = shared.borrow_mut();
-        (state.runs.remove(&id), state.queue.finish(id))
+        state.timer = None;
+        state.interrupting = None;
+        let completions = state.scheduler.restart(&reason_text);
+        // Dropping the old slot terminates its worker.
+        state.active = state.spare.take();
+        let promoted_ready = state.active.as_ref().map(|slot| slot.ready);
+        (completions, promoted_ready)
     };
-    if let Some(pending) = pending {
-        // A caller that stopped waiting has dropped the receiver; nothing to tell it.
-        let _ = pending.done.send(outcome);
+    resolve(shared, completions);
+    match promoted_ready {
+        Some(true) => {
+            let next = shared.borrow_mut().scheduler.set_ready();
+            dispatch(shared, next);
+            ensure_spare(shared);
+        }
+        // The spare is still loading: its `ready` continues the work.
+        Some(false) => {}
+        None => match spawn(shared) {
+            Ok(slot) => shared.borrow_mut().active = Some(slot),
+            Err(error) => fail(shared, error.to_string()),
+        },
     }
-    dispatch(shared, next);
 }
 
-/// Python cannot run any more: every waiting run fails with `message`.
+/// Hands finished jobs their results.
+fn resolve(shared: &Rc<RefCell<Shared>>, completions: Vec<Completion>) {
+    for completion in completions {
+        match completion {
+            // A run's own result is sent by `on_done`; a finished clear is resolved here.
+            Completion::Finished(id) => {
+                let clear = shared.borrow_mut().clears.remove(&id);
+                if let Some(done) = clear {
+                    let _ = done.send(Ok(()));
+                }
+            }
+            Completion::Restored(id, restoration) => {
+                let (pending, clear) = {
+                    let mut state = shared.borrow_mut();
+                    (state.runs.remove(&id), state.clears.remove(&id))
+                };
+                if let Some(done) = clear {
+                    let _ = done.send(Ok(()));
+                }
+                if let Some(run) = pending {
+                    let reason = run.stop.unwrap_or(StopReason::Crashed("unknown".into()));
+                    let elapsed = run.started_ms.map(|t| now_ms() - t).unwrap_or(0.0);
+                    let result =
+                        outcome::stopped(&reason, &run.streamed, elapsed, Some(restoration));
+                    let _ = run.done.send(Ok(Box::new(result)));
+                }
+            }
+        }
+    }
+}
+
+/// Python cannot run any more: every waiting job fails with `message`.
 fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
-    let (on_status, pending) = {
+    let (on_status, runs, clears) = {
         let mut state = shared.borrow_mut();
         state.failure = Some(message.clone());
-        let ids = state.queue.drain();
-        let pending: Vec<_> = ids.iter().filter_map(|id| state.runs.remove(id)).collect();
-        (state.on_status.clone(), pending)
+        state.timer = None;
+        state.active = None;
+        state.spare = None;
+        let ids = state.scheduler.drain();
+        let runs: Vec<_> = ids.iter().filter_map(|id| state.runs.remove(id)).collect();
+        let clears: Vec<_> = ids
+            .iter()
+            .filter_map(|id| state.clears.remove(id))
+            .collect();
+        (state.on_status.clone(), runs, clears)
     };
-    for run in pending {
+    for run in runs {
         let _ = run
             .done
             .send(Err(RuntimeError::Unavailable(message.clone())));
     }
+    for clear in clears {
+        let _ = clear.send(Err(RuntimeError::Unavailable(message.clone())));
+    }
     on_status(RuntimeStatus::Failed { message });
 }
 
-fn on_worker_message(shared: &Rc<RefCell<Shared>>, data: JsValue) {
+/// Which of our workers sent a message.
+#[derive(PartialEq)]
+enum Sender {
+    Active,
+    Spare,
+    Retired,
+}
+
+fn sender(shared: &Rc<RefCell<Shared>>, generation: u64) -> Sender {
+    let state = shared.borrow();
+    if state
+        .active
+        .as_ref()
+        .is_some_and(|s| s.generation == generation)
+    {
+        Sender::Active
+    } else if state
+        .spare
+        .as_ref()
+        .is_some_and(|s| s.generation == generation)
+    {
+        Sender::Spare
+    } else {
+        Sender::Retired
+    }
+}
+
+fn on_worker_error(shared: &Rc<RefCell<Shared>>, generation: u64, message: String) {
+    match sender(shared, generation) {
+        Sender::Active => {
+            let ever_ready = shared.borrow().versions.is_some();
+            if ever_ready {
+                restart(shared, StopReason::Crashed(message));
+            } else {
+                fail(shared, message);
+            }
+        }
+        Sender::Spare => {
+            console_error!("sandpit: the spare worker failed: {message}");
+            shared.borrow_mut().spare = None;
+        }
+        Sender::Retired => {}
+    }
+}
+
+fn on_worker_message(shared: &Rc<RefCell<Shared>>, generation: u64, data: JsValue) {
     let message: WorkerMessage = match serde_wasm_bindgen::from_value(data) {
         Ok(message) => message,
         Err(error) => {
@@ -283,6 +507,22 @@ fn on_worker_message(shared: &Rc<RefCell<Shared>>, data: JsValue) {
             return;
         }
     };
+    match sender(shared, generation) {
+        Sender::Active => on_active_message(shared, message),
+        Sender::Spare => match message {
+            WorkerMessage::Ready { .. } => {
+                if let Some(slot) = shared.borrow_mut().spare.as_mut() {
+                    slot.ready = true;
+                }
+            }
+            WorkerMessage::Fatal { message } => on_worker_error(shared, generation, message),
+            _ => {}
+        },
+        Sender::Retired => {}
+    }
+}
+
+fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
     let on_status = shared.borrow().on_status.clone();
     match message {
         WorkerMessage::Progress {
@@ -295,20 +535,82 @@ fn on_worker_message(shared: &Rc<RefCell<Shared>>, data: JsValue) {
             total,
         }),
         WorkerMessage::Ready { python, pyodide } => {
-            on_status(RuntimeStatus::Ready { python, pyodide });
-            let next = shared.borrow_mut().queue.set_ready();
+            let (next, interrupts) = {
+                let mut state = shared.borrow_mut();
+                state.versions = Some((python.clone(), pyodide.clone()));
+                let interrupts = state.active.as_mut().is_some_and(|slot| {
+                    slot.ready = true;
+                    slot.worker.can_interrupt()
+                });
+                (state.scheduler.set_ready(), interrupts)
+            };
+            on_status(RuntimeStatus::Ready {
+                python,
+                pyodide,
+                interrupts,
+            });
             dispatch(shared, next);
+            ensure_spare(shared);
         }
-        WorkerMessage::Fatal { message } => fail(shared, message),
+        WorkerMessage::Fatal { message } => {
+            let ever_ready = shared.borrow().versions.is_some();
+            if ever_ready {
+                restart(shared, StopReason::Crashed(message));
+            } else {
+                fail(shared, message);
+            }
+        }
         WorkerMessage::Stream { id, chunk } => {
-            let on_event = shared.borrow().runs.get(&id).map(|r| r.on_event.clone());
+            let on_event = shared.borrow_mut().runs.get_mut(&id).map(|run| {
+                run.streamed.push(chunk.clone());
+                run.on_event.clone()
+            });
             if let Some(on_event) = on_event {
                 on_event(RunEvent::Output(chunk));
             }
         }
         WorkerMessage::RunFailed { id, message } => {
-            finish(shared, id, Err(RuntimeError::Interpreter(message)))
+            if shared.borrow().scheduler.in_flight() == Some(id) {
+                restart(shared, StopReason::Crashed(message));
+            }
         }
-        WorkerMessage::Done { id, result } => finish(shared, id, Ok(result)),
+        WorkerMessage::SessionCleared { id } => {
+            let (completions, next) = {
+                let mut state = shared.borrow_mut();
+                state.timer = None;
+                state.scheduler.complete(id, true, "")
+            };
+            resolve(shared, completions);
+            dispatch(shared, next);
+        }
+        WorkerMessage::Done { id, result } => on_done(shared, id, result),
     }
+}
+
+fn on_done(shared: &Rc<RefCell<Shared>>, id: RunId, result: Box<RunResult>) {
+    let (completions, next, pending) = {
+        let mut state = shared.borrow_mut();
+        if state.scheduler.in_flight() != Some(id) {
+            return;
+        }
+        state.timer = None;
+        state.interrupting = None;
+        let succeeded = result.status == RunStatus::Ok;
+        let reason = result
+            .error
+            .as_ref()
+            .map(|e| format!("{}: {}", e.kind, e.message))
+            .unwrap_or_default();
+        let (completions, next) = state.scheduler.complete(id, succeeded, &reason);
+        (completions, next, state.runs.remove(&id))
+    };
+    if let Some(run) = pending {
+        let result = match (&run.stop, result.status) {
+            (Some(reason), RunStatus::Cancelled) => Box::new(outcome::interrupted(*result, reason)),
+            _ => result,
+        };
+        let _ = run.done.send(Ok(result));
+    }
+    resolve(shared, completions);
+    dispatch(shared, next);
 }

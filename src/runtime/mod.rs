@@ -1,6 +1,10 @@
-//! The Python runtime as the app sees it: a worker client plus its run queue.
+//! The Python runtime as the app sees it: a worker client with its
+//! scheduler, timers and recovery.
 
 mod client;
-pub mod queue;
+pub mod outcome;
+pub mod scheduler;
+mod timer;
+mod worker;
 
 pub use client::{RunEvent, Runtime, RuntimeError, RuntimeStatus};

@@ -1,13 +1,21 @@
-//! The code area and its Run button.
+//! The code area, its Run and Stop buttons, and the timeout.
 
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 
-/// A textarea bound to `code`; the Run button and Ctrl/Cmd+Enter call `on_run`.
+/// A textarea bound to `code`; the Run button and Ctrl/Cmd+Enter call
+/// `on_run`, Stop calls `on_stop` and is enabled only while `can_stop`.
 #[component]
-pub fn Editor<F>(code: RwSignal<String>, on_run: F) -> impl IntoView
+pub fn Editor<F, G>(
+    code: RwSignal<String>,
+    timeout_s: RwSignal<f64>,
+    on_run: F,
+    on_stop: G,
+    can_stop: Signal<bool>,
+) -> impl IntoView
 where
     F: Fn() + Copy + 'static,
+    G: Fn() + Copy + 'static,
 {
     let on_keydown = move |event: KeyboardEvent| {
         if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
@@ -29,6 +37,28 @@ where
                 <button data-testid="run" class="run-button" on:click=move |_| on_run()>
                     "Run"
                 </button>
+                <button
+                    data-testid="stop"
+                    class="stop-button"
+                    prop:disabled=move || !can_stop.get()
+                    on:click=move |_| on_stop()
+                >
+                    "Stop"
+                </button>
+                <label class="timeout">
+                    "Timeout (s) "
+                    <input
+                        data-testid="timeout"
+                        type="number"
+                        min="0"
+                        step="1"
+                        title="0 means no limit"
+                        prop:value=move || timeout_s.get().to_string()
+                        on:change=move |event| {
+                            timeout_s.set(event_target_value(&event).parse().unwrap_or(0.0))
+                        }
+                    />
+                </label>
                 <span class="hint">"Ctrl+Enter runs"</span>
             </div>
         </section>

@@ -1,18 +1,21 @@
-//! The page: an editor, the runs so far, and a status line.
+//! The page: sessions, an editor, the runs so far, and a status line.
 //!
 //! Components only wire signals to the runtime client; they never see the worker.
 
 mod editor;
+mod rich;
 mod run_view;
+mod sessions;
 mod status_line;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::protocol::{LoadStage, OutputChunk, RunRequest, RunResult};
+use crate::protocol::{LoadStage, OutputChunk, RunId, RunRequest, RunResult, DEFAULT_SESSION};
 use crate::runtime::{RunEvent, Runtime, RuntimeStatus};
 use editor::Editor;
 use run_view::RunView;
+use sessions::SessionBar;
 use status_line::StatusLine;
 
 /// Code shown on first load, so the Run button does something useful at once.
@@ -29,10 +32,17 @@ pub enum RunPhase {
         /// `performance.now()` when the run started.
         started_ms: f64,
     },
-    /// Finished with a result.
+    /// Finished with a result (which may be an error, a timeout, ...).
     Finished(Box<RunResult>),
     /// No result: the runtime failed.
     Failed(String),
+}
+
+impl RunPhase {
+    /// Whether the run may still be stopped.
+    pub fn is_active(&self) -> bool {
+        matches!(self, Self::Queued | Self::Running { .. })
+    }
 }
 
 /// One submitted run as the page shows it.
@@ -40,13 +50,20 @@ pub enum RunPhase {
 pub struct RunEntry {
     /// Position in submission order, used as the list key.
     pub seq: usize,
+    /// The runtime's id for it, for cancelling.
+    pub id: RunId,
     /// The code submitted.
     pub code: StoredValue<String>,
+    /// The session it ran in.
+    pub session: StoredValue<String>,
     /// Where it is.
     pub phase: RwSignal<RunPhase>,
     /// Output streamed while it runs.
     pub live: RwSignal<Vec<OutputChunk>>,
 }
+
+/// The runtime, shared by the components that drive it.
+pub type SharedRuntime = StoredValue<Option<Runtime>, LocalStorage>;
 
 /// Milliseconds on the page clock.
 fn now_ms() -> f64 {
@@ -70,42 +87,73 @@ pub fn App() -> impl IntoView {
             None
         }
     };
-    let runtime = StoredValue::new_local(runtime);
+    let runtime: SharedRuntime = StoredValue::new_local(runtime);
     let code = RwSignal::new(EXAMPLE.to_owned());
+    let timeout_s = RwSignal::new(30.0_f64);
+    let session = RwSignal::new(DEFAULT_SESSION.to_owned());
     let runs = RwSignal::new(Vec::<RunEntry>::new());
 
     let submit = move || {
+        let live = RwSignal::new(Vec::new());
+        let phase = RwSignal::new(RunPhase::Queued);
+        let timeout_ms = timeout_ms_from_seconds(timeout_s.get_untracked());
+        let request = RunRequest::new(code.get_untracked())
+            .in_session(session.get_untracked())
+            .with_timeout_ms(timeout_ms);
+        let on_event = move |event| match event {
+            RunEvent::Started => phase.set(RunPhase::Running {
+                started_ms: now_ms(),
+            }),
+            RunEvent::Output(chunk) => live.update(|l| l.push(chunk)),
+        };
+        let code_text = request.code.clone();
+        let session_name = request.session.clone();
+        let submitted = runtime.with_value(|runtime| {
+            runtime
+                .as_ref()
+                .map(|runtime| runtime.run(request, on_event))
+        });
         let entry = RunEntry {
             seq: runs.with_untracked(Vec::len),
-            code: StoredValue::new(code.get_untracked()),
-            phase: RwSignal::new(RunPhase::Queued),
-            live: RwSignal::new(Vec::new()),
+            id: submitted.as_ref().map(|(id, _)| *id).unwrap_or_default(),
+            code: StoredValue::new(code_text),
+            session: StoredValue::new(session_name),
+            phase,
+            live,
         };
         runs.update(|r| r.push(entry));
-        let request = RunRequest::new(entry.code.get_value());
-        let pending = runtime.with_value(|runtime| {
-            runtime.as_ref().map(|runtime| {
-                runtime.run(request, move |event| match event {
-                    RunEvent::Started => entry.phase.set(RunPhase::Running {
-                        started_ms: now_ms(),
-                    }),
-                    RunEvent::Output(chunk) => entry.live.update(|l| l.push(chunk)),
-                })
-            })
-        });
-        let Some(pending) = pending else {
-            entry
-                .phase
-                .set(RunPhase::Failed("Python is not available".into()));
+        let Some((_, pending)) = submitted else {
+            phase.set(RunPhase::Failed("Python is not available".into()));
             return;
         };
         spawn_local(async move {
-            entry.phase.set(match pending.await {
+            phase.set(match pending.await {
                 Ok(result) => RunPhase::Finished(result),
                 Err(error) => RunPhase::Failed(error.to_string()),
             });
         });
     };
+
+    // Stop the running run, or else the oldest queued one.
+    let stop = move || {
+        let target = runs.with_untracked(|runs| {
+            let active = |e: &&RunEntry| e.phase.with_untracked(RunPhase::is_active);
+            let running = runs
+                .iter()
+                .find(|e| matches!(e.phase.get_untracked(), RunPhase::Running { .. }));
+            running.or_else(|| runs.iter().find(active)).map(|e| e.id)
+        });
+        if let Some(id) = target {
+            runtime.with_value(|runtime| {
+                if let Some(runtime) = runtime {
+                    runtime.cancel(id);
+                }
+            });
+        }
+    };
+    let can_stop = Signal::derive(move || {
+        runs.with(|runs| runs.iter().any(|e| e.phase.with(RunPhase::is_active)))
+    });
 
     view! {
         <main class="app">
@@ -113,7 +161,8 @@ pub fn App() -> impl IntoView {
                 <h1>"Sandpit"</h1>
                 <span class="tagline">"Python in your browser, nothing leaves the page"</span>
             </header>
-            <Editor code on_run=submit />
+            <SessionBar runtime session />
+            <Editor code timeout_s on_run=submit on_stop=stop can_stop />
             <StatusLine status runs />
             <section class="runs" data-testid="runs">
                 <For
@@ -124,4 +173,10 @@ pub fn App() -> impl IntoView {
             </section>
         </main>
     }
+}
+
+/// The timeout field's seconds as milliseconds; 0 or less (or nonsense) means no limit.
+fn timeout_ms_from_seconds(seconds: f64) -> Option<u32> {
+    (seconds.is_finite() && seconds > 0.0)
+        .then(|| (seconds * 1000.0).min(f64::from(u32::MAX)) as u32)
 }

@@ -2,9 +2,10 @@
 
 use leptos::prelude::*;
 
+use super::rich::RichOutput;
 use super::{RunEntry, RunPhase};
 use crate::format;
-use crate::protocol::{OutputChunk, RunError, RunResult, StreamName};
+use crate::protocol::{OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName};
 
 /// A submitted run in any phase.
 #[component]
@@ -16,8 +17,13 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
     let phase_name = move || match entry.phase.get() {
         RunPhase::Queued => "queued",
         RunPhase::Running { .. } => "running",
-        RunPhase::Finished(result) if result.error.is_some() => "error",
-        RunPhase::Finished(_) => "ok",
+        RunPhase::Finished(result) => match result.status {
+            RunStatus::Ok => "ok",
+            RunStatus::Error => "error",
+            RunStatus::Timeout => "timeout",
+            RunStatus::Crashed => "crashed",
+            RunStatus::Cancelled => "cancelled",
+        },
         RunPhase::Failed(_) => "failed",
     };
     let body = move || match entry.phase.get() {
@@ -33,6 +39,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
     };
     view! {
         <article class="run" data-testid="run-entry" data-phase=phase_name>
+            <div class="run-session">{format!("session {}", entry.session.get_value())}</div>
             <CodeListing code=entry.code.get_value() highlight=Signal::derive(error_line) />
             {body}
         </article>
@@ -109,13 +116,61 @@ fn Finished(result: RunResult) -> impl IntoView {
             </pre>
         }
     });
+    let displays_cut = result.truncated.displays.then(|| {
+        view! {
+            <div class="truncated" data-testid="displays-truncated">
+                "Some rich outputs were dropped: over the size limit"
+            </div>
+        }
+    });
     let error = result.error.map(|error| view! { <ErrorView error /> });
+    let exit = result.exit_code.map(|code| {
+        view! { <div class="run-meta" data-testid="exit-code" data-code=code>{format!("Exited with code {code}")}</div> }
+    });
+    let restored = result
+        .restored
+        .map(|restored| view! { <RestoredNote restored /> });
     view! {
         <Output chunks=result.output />
         {truncated}
+        <div class="displays">
+            {result.displays.into_iter().map(|bundle| view! { <RichOutput bundle /> }).collect_view()}
+        </div>
+        {displays_cut}
         {value}
         {error}
+        {restored}
+        {exit}
         <div class="run-meta" data-testid="duration">{format::duration_ms(result.duration_ms)}</div>
+    }
+}
+
+/// Says that the sandbox restarted and what came back.
+#[component]
+fn RestoredNote(restored: Restoration) -> impl IntoView {
+    let lost = restored.lost.len();
+    let text = if lost == 0 {
+        format!(
+            "The sandbox restarted; session state was restored by replaying {} earlier run(s).",
+            restored.replayed
+        )
+    } else {
+        format!(
+            "The sandbox restarted; {} earlier run(s) replayed, {lost} could not be restored.",
+            restored.replayed
+        )
+    };
+    view! {
+        <div class="restored" data-testid="restored" data-replayed=restored.replayed data-lost=lost>
+            {text}
+            <ul>
+                {restored
+                    .lost
+                    .into_iter()
+                    .map(|run| view! { <li>{format!("{}: {} ({})", run.session, run.code_start, run.reason)}</li> })
+                    .collect_view()}
+            </ul>
+        </div>
     }
 }
 
@@ -127,6 +182,36 @@ fn ErrorView(error: RunError) -> impl IntoView {
         (Some(line), None) => format!("line {line}"),
         _ => String::new(),
     };
+    let hint = error.hint.map(|hint| {
+        let code = serde_json::to_value(hint.code)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        view! { <div class="error-hint" data-testid="hint" data-code=code>{hint.message}</div> }
+    });
+    let caret_line = error.line;
+    let (from, to) = (error.column, error.end_column);
+    let source = (!error.source.is_empty()).then(|| {
+        view! {
+            <pre class="error-source" data-testid="error-source">
+                {error
+                    .source
+                    .into_iter()
+                    .map(|line| {
+                        let failing = Some(line.line) == caret_line;
+                        let caret = failing.then(|| caret_under(from, to)).flatten();
+                        view! {
+                            <div class="code-line" class:error-line=failing>
+                                <span class="line-number">{line.line}</span>
+                                <span class="line-text">{line.text}</span>
+                            </div>
+                            {caret.map(|c| view! { <div class="caret-line" data-testid="caret"><span class="line-number"></span><span>{c}</span></div> })}
+                        }
+                    })
+                    .collect_view()}
+            </pre>
+        }
+    });
     view! {
         <div class="run-error" data-testid="error">
             <div class="error-head">
@@ -137,10 +222,23 @@ fn ErrorView(error: RunError) -> impl IntoView {
             <div class="error-location" data-testid="error-line" data-line=error.line>
                 {location}
             </div>
+            {hint}
+            {source}
             <details>
                 <summary>"Traceback"</summary>
                 <pre class="traceback">{error.traceback}</pre>
             </details>
         </div>
     }
+}
+
+/// `   ^^^` under columns `from` (1-based) up to `to` (exclusive), when known.
+fn caret_under(from: Option<u32>, to: Option<u32>) -> Option<String> {
+    let from = from?.max(1);
+    let width = to.map_or(1, |to| to.saturating_sub(from).max(1));
+    Some(format!(
+        "{}{}",
+        " ".repeat((from - 1) as usize),
+        "^".repeat(width as usize)
+    ))
 }

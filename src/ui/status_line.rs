@@ -56,8 +56,21 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>
             ></progress>
         }
         .into_any(),
-        RuntimeStatus::Ready { python, pyodide } => view! {
-            <span data-testid="runtime-state" data-state="ready">
+        RuntimeStatus::Ready {
+            python,
+            pyodide,
+            interrupts,
+        } => view! {
+            <span
+                data-testid="runtime-state"
+                data-state="ready"
+                data-interrupts=interrupts.to_string()
+                title=if interrupts {
+                    "Runs are stopped by interrupt: session state is kept"
+                } else {
+                    "Runs are stopped by restarting Python: session state is replayed"
+                }
+            >
                 {format!("Ready: Python {python} (Pyodide {pyodide})")}
             </span>
         }

@@ -35,7 +35,18 @@ const CHROMIUM_ARGS = [
 ];
 
 const schema = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/protocol.schema.json"), "utf8"));
-const ajv = new Ajv2020({ allErrors: true, strict: true, formats: { uint32: true, uint64: true, double: true } });
+/** The numeric formats schemars writes for Rust's number types, checked for real. */
+const NUMBER_FORMATS = {
+  int32: (n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  uint32: (n) => Number.isInteger(n) && n >= 0 && n < 2 ** 32,
+  uint64: (n) => Number.isSafeInteger(n) && n >= 0,
+  uint: (n) => Number.isSafeInteger(n) && n >= 0,
+  double: (n) => Number.isFinite(n),
+};
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+for (const [name, validate] of Object.entries(NUMBER_FORMATS)) {
+  ajv.addFormat(name, { type: "number", validate });
+}
 ajv.addSchema(schema, "protocol");
 const validHostMessage = ajv.getSchema("protocol#/$defs/HostMessage");
 const validWorkerMessage = ajv.getSchema("protocol#/$defs/WorkerMessage");

@@ -1,0 +1,154 @@
+//! Results for runs the host had to stop: plain logic, tested natively.
+//!
+//! A run stopped by an interrupt still gets its result from the runner
+//! (status `cancelled`, with the line it was stopped at); a run whose worker
+//! was terminated gets one built here from the output streamed before it died.
+
+use crate::format;
+use crate::protocol::{
+    Hint, HintCode, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
+    Truncation,
+};
+
+/// Why the host stopped a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopReason {
+    /// It ran past its timeout (milliseconds).
+    Timeout(u32),
+    /// The caller cancelled it.
+    Cancelled,
+    /// The interpreter or its worker died, with what was said about it.
+    Crashed(String),
+}
+
+impl StopReason {
+    fn status(&self) -> RunStatus {
+        match self {
+            Self::Timeout(_) => RunStatus::Timeout,
+            Self::Cancelled => RunStatus::Cancelled,
+            Self::Crashed(_) => RunStatus::Crashed,
+        }
+    }
+
+    /// The error a caller sees, with its repair hint.
+    fn error(&self, state: &str) -> RunError {
+        let (kind, message, code, advice) = match self {
+            Self::Timeout(limit) => (
+                "TimeoutError",
+                format!(
+                    "the run took longer than its {} timeout and was stopped",
+                    format::duration_ms(f64::from(*limit))
+                ),
+                HintCode::TimedOut,
+                "Make the code finish sooner (less work, no infinite loop) or raise the timeout.",
+            ),
+            Self::Cancelled => (
+                "Cancelled",
+                "the run was cancelled".to_owned(),
+                HintCode::Cancelled,
+                "The caller stopped this run.",
+            ),
+            Self::Crashed(detail) => (
+                "InterpreterCrash",
+                format!("the Python interpreter crashed: {detail}"),
+                HintCode::Crashed,
+                "Usually unbounded recursion through C code or running out of memory; \
+                 use less memory or an iterative algorithm.",
+            ),
+        };
+        RunError {
+            kind: kind.to_owned(),
+            message,
+            line: None,
+            column: None,
+            end_column: None,
+            source: Vec::new(),
+            traceback: String::new(),
+            hint: Some(Hint {
+                code,
+                message: format!("{advice} {state}"),
+            }),
+        }
+    }
+}
+
+/// What the hint says about session state after a stop.
+fn state_note(restored: Option<&Restoration>) -> String {
+    match restored {
+        None => "Session state was kept.".to_owned(),
+        Some(r) if r.lost.is_empty() => format!(
+            "The sandbox restarted and replayed {} earlier run(s) to restore session state.",
+            r.replayed
+        ),
+        Some(r) => format!(
+            "The sandbox restarted and replayed {} earlier run(s); {} could not be replayed \
+             and their effects are gone (see `restored.lost`).",
+            r.replayed,
+            r.lost.len()
+        ),
+    }
+}
+
+/// A run stopped by the host without a result from the runner: what it
+/// printed, why it stopped, and how state came back (`None`: it never started).
+pub fn stopped(
+    reason: &StopReason,
+    streamed: &[OutputChunk],
+    duration_ms: f64,
+    restored: Option<Restoration>,
+) -> RunResult {
+    let output = merge(streamed);
+    let text_of = |stream: StreamName| -> String {
+        output
+            .iter()
+            .filter(|c| c.stream == stream)
+            .map(|c| c.text.as_str())
+            .collect()
+    };
+    let kept: usize = output.iter().map(|c| c.text.len()).sum();
+    RunResult {
+        status: reason.status(),
+        stdout: text_of(StreamName::Stdout),
+        stderr: text_of(StreamName::Stderr),
+        output,
+        value: None,
+        displays: Vec::new(),
+        error: Some(reason.error(&state_note(restored.as_ref()))),
+        exit_code: None,
+        duration_ms,
+        truncated: Truncation {
+            output: false,
+            output_bytes_total: kept as u64,
+            displays: false,
+        },
+        restored,
+    }
+}
+
+/// A run the runner reports as interrupted: say why the host interrupted it,
+/// keeping the runner's location of where the code was stopped.
+pub fn interrupted(mut result: RunResult, reason: &StopReason) -> RunResult {
+    let mut error = reason.error(&state_note(None));
+    if let Some(runner) = result.error.take() {
+        error.line = runner.line;
+        error.column = runner.column;
+        error.end_column = runner.end_column;
+        error.source = runner.source;
+        error.traceback = runner.traceback;
+    }
+    result.status = reason.status();
+    result.error = Some(error);
+    result
+}
+
+/// Consecutive chunks of one stream joined, as the runner reports them.
+fn merge(chunks: &[OutputChunk]) -> Vec<OutputChunk> {
+    let mut merged: Vec<OutputChunk> = Vec::new();
+    for chunk in chunks {
+        match merged.last_mut() {
+            Some(last) if last.stream == chunk.stream => last.text.push_str(&chunk.text),
+            _ => merged.push(chunk.clone()),
+        }
+    }
+    merged
+}

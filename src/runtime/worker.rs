@@ -1,0 +1,115 @@
+//! One Pyodide worker: the only code that touches `web_sys::Worker`.
+
+use js_sys::{Atomics, Int32Array, SharedArrayBuffer};
+use serde::Serialize;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use super::RuntimeError;
+use crate::protocol::{HostMessage, InterruptBuffer, WorkerConfig};
+
+/// Where the worker and Pyodide live, relative to the page.
+const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
+const RUNNER_PATH: &str = "pyodide-loader/runner.py";
+const PYODIDE_PATH: &str = "pyodide/";
+
+/// The signal Pyodide raises as `KeyboardInterrupt` when written to its interrupt buffer.
+const SIGINT: i32 = 2;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The page's `crossOriginIsolated`: shared memory exists only when it is true (COOP/COEP).
+    #[wasm_bindgen(thread_local_v2, js_name = crossOriginIsolated)]
+    static CROSS_ORIGIN_ISOLATED: JsValue;
+}
+
+/// A spawned worker, its event handlers, and its interrupt buffer when the page allows one.
+pub struct PythonWorker {
+    worker: Worker,
+    interrupt: Option<Int32Array>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl PythonWorker {
+    /// Spawns the module worker and sends it `init`. `on_message` gets each
+    /// message's data; `on_error` gets a description when the worker dies.
+    pub fn spawn(
+        mut on_message: impl FnMut(JsValue) + 'static,
+        mut on_error: impl FnMut(String) + 'static,
+    ) -> Result<Self, RuntimeError> {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(WORKER_PATH, &options)
+            .map_err(|e| RuntimeError::from_js(&e))?;
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            on_message(event.data())
+        });
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            on_error(format!("the Python worker stopped: {}", event.message()))
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+
+        let isolated = CROSS_ORIGIN_ISOLATED.with(|value| value.as_bool() == Some(true));
+        let buffer = isolated.then(|| SharedArrayBuffer::new(4));
+        let interrupt = buffer.as_ref().map(|buffer| Int32Array::new(buffer));
+        let this = Self {
+            worker,
+            interrupt,
+            _on_message: on_message,
+            _on_error: on_error,
+        };
+        let config = WorkerConfig {
+            pyodide_url: page_url(PYODIDE_PATH)?,
+            runner_url: page_url(RUNNER_PATH)?,
+            interrupt_buffer: buffer.map(InterruptBuffer),
+        };
+        this.post(&HostMessage::Init { config })?;
+        Ok(this)
+    }
+
+    /// Sends one protocol message.
+    pub fn post(&self, message: &HostMessage) -> Result<(), RuntimeError> {
+        let value = message
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| RuntimeError::Worker(e.to_string()))?;
+        self.worker
+            .post_message(&value)
+            .map_err(|e| RuntimeError::from_js(&e))
+    }
+
+    /// Whether runs can be stopped without losing the interpreter.
+    pub fn can_interrupt(&self) -> bool {
+        self.interrupt.is_some()
+    }
+
+    /// Asks Python to raise `KeyboardInterrupt` in the running code; false if it cannot.
+    pub fn interrupt(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|buffer| Atomics::store(buffer, 0, SIGINT).is_ok())
+    }
+}
+
+impl Drop for PythonWorker {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// Resolves `path` against the page, because the worker resolves URLs against its own location.
+fn page_url(path: &str) -> Result<String, RuntimeError> {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .ok_or_else(|| RuntimeError::Worker("the page has no base URL".into()))?;
+    web_sys::Url::new_with_base(path, &base)
+        .map(|url| url.href())
+        .map_err(|e| RuntimeError::from_js(&e))
+}

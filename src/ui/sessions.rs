@@ -1,0 +1,117 @@
+//! The session picker: choose, add, reset and delete named sessions.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::SharedRuntime;
+use crate::protocol::DEFAULT_SESSION;
+
+/// Sessions have isolated globals; runs go to the one picked here.
+#[component]
+pub fn SessionBar(runtime: SharedRuntime, session: RwSignal<String>) -> impl IntoView {
+    let names = RwSignal::new(vec![DEFAULT_SESSION.to_owned()]);
+    let draft = RwSignal::new(String::new());
+    let notice = RwSignal::new(None::<String>);
+
+    let add = move || {
+        let typed = draft.get_untracked().trim().to_owned();
+        let name = if typed.is_empty() {
+            next_free_name(&names.get_untracked())
+        } else {
+            typed
+        };
+        if !names.get_untracked().contains(&name) {
+            names.update(|n| n.push(name.clone()));
+        }
+        draft.set(String::new());
+        notice.set(None);
+        session.set(name);
+    };
+
+    let clear = move |forget: bool| {
+        let name = session.get_untracked();
+        let pending = runtime.with_value(|runtime| {
+            runtime
+                .as_ref()
+                .map(|runtime| runtime.clear_session(&name, forget))
+        });
+        if forget {
+            names.update(|n| n.retain(|s| *s != name));
+            let first = names.with_untracked(|n| n.first().cloned());
+            session.set(first.unwrap_or_else(|| DEFAULT_SESSION.to_owned()));
+        }
+        let Some(pending) = pending else { return };
+        spawn_local(async move {
+            notice.set(Some(match pending.await {
+                Ok(()) if forget => format!("Session “{name}” was deleted."),
+                Ok(()) => format!("Session “{name}” was reset: its variables are gone."),
+                Err(error) => format!("Could not clear “{name}”: {error}"),
+            }));
+        });
+    };
+
+    view! {
+        <section class="session-bar">
+            <label>
+                "Session "
+                <select
+                    data-testid="session"
+                    prop:value=move || session.get()
+                    on:change=move |event| {
+                        notice.set(None);
+                        session.set(event_target_value(&event));
+                    }
+                >
+                    <For
+                        each=move || names.get()
+                        key=|name| name.clone()
+                        children=move |name| {
+                            let value = name.clone();
+                            view! {
+                                <option value=value.clone() selected=move || session.get() == value>
+                                    {name}
+                                </option>
+                            }
+                        }
+                    />
+                </select>
+            </label>
+            <input
+                data-testid="new-session-name"
+                placeholder="new session name"
+                prop:value=move || draft.get()
+                on:input=move |event| draft.set(event_target_value(&event))
+                on:keydown=move |event| {
+                    if event.key() == "Enter" {
+                        add();
+                    }
+                }
+            />
+            <button data-testid="new-session" on:click=move |_| add()>
+                "New"
+            </button>
+            <button data-testid="reset-session" on:click=move |_| clear(false)>
+                "Reset"
+            </button>
+            <button
+                data-testid="delete-session"
+                title="Delete this session (at least one stays)"
+                prop:disabled=move || names.with(|n| n.len() < 2)
+                on:click=move |_| clear(true)
+            >
+                "Delete"
+            </button>
+            <span class="session-notice" data-testid="session-notice">
+                {move || notice.get()}
+            </span>
+        </section>
+    }
+}
+
+/// `session-2`, `session-3`, ...: the first such name not taken.
+fn next_free_name(taken: &[String]) -> String {
+    (2..)
+        .map(|n| format!("session-{n}"))
+        .find(|name| !taken.contains(name))
+        .unwrap_or_else(|| DEFAULT_SESSION.to_owned())
+}
