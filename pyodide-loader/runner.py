@@ -155,11 +155,17 @@ def display(*objs) -> None:
 
 
 class _Capture:
-    """Keeps stdout and stderr in write order, up to a byte limit, and streams them."""
+    """Keeps stdout and stderr in write order, up to a byte limit, and streams them.
 
-    def __init__(self, limit: int, emit):
+    Streaming is batched (by size and age) to keep messages few; ``eager``
+    also sends every completed line at once, for when the worker may be
+    terminated mid-run and anything unsent would be lost.
+    """
+
+    def __init__(self, limit: int, emit, eager: bool):
         self._limit = limit
         self._emit = emit
+        self._eager = eager
         self._kept = 0
         self.total = 0
         self.truncated = False
@@ -197,7 +203,8 @@ class _Capture:
             self._pending.append((stream, text))
         self._pending_bytes += size
         if (
-            self._pending_bytes >= _STREAM_FLUSH_BYTES
+            (self._eager and "\n" in text)
+            or self._pending_bytes >= _STREAM_FLUSH_BYTES
             or time.monotonic() - self._pending_since >= _STREAM_FLUSH_SECONDS
         ):
             self.flush()
@@ -359,8 +366,12 @@ async def _execute(code: str, filename: str, namespace: dict):
     return outcome
 
 
-async def run(request_json: str, emit) -> str:
-    """Runs one request (``RunRequest`` as JSON); returns ``RunResult`` as JSON."""
+async def run(request_json: str, emit, eager_output: bool = False) -> str:
+    """Runs one request (``RunRequest`` as JSON); returns ``RunResult`` as JSON.
+
+    ``emit(stream, text)`` streams output as it is written; see :class:`_Capture`
+    for ``eager_output``.
+    """
     global _run_counter, _current_displays
     request = json.loads(request_json)
     limits = request["limits"]
@@ -369,7 +380,7 @@ async def run(request_json: str, emit) -> str:
     code = request["code"]
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
 
-    capture = _Capture(limits["output_bytes"], emit)
+    capture = _Capture(limits["output_bytes"], emit, eager_output)
     displays = _Displays(limits["display_bytes"])
     saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
     sys.stdout = _StreamWriter(capture, "stdout")

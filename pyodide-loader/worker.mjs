@@ -17,6 +17,8 @@ let runner = null;
 let interrupt = null;
 /** The run in progress, so a worker closed from Python can still say so. */
 let currentRun = null;
+/** Set once the interpreter is gone; the host replaces this worker. */
+let crashed = false;
 /** Jobs arrive one at a time from the host, but chaining keeps them ordered regardless. */
 let chain = Promise.resolve();
 
@@ -39,13 +41,41 @@ self.onmessage = (event) => {
   }
 };
 
+/**
+ * Tells the host the interpreter is gone: a fatal error leaves the running
+ * coroutine unsettled forever, so without this the host would only notice
+ * at the run's timeout.
+ */
+function reportCrash(message) {
+  crashed = true;
+  if (currentRun !== null) {
+    post({ type: "run_failed", id: currentRun, message });
+    currentRun = null;
+  } else {
+    post({ type: "fatal", message });
+  }
+}
+
+// After a crash Pyodide rethrows; the host already knows, so the error must
+// not also surface on the page as an uncaught one. An interrupt can also
+// surface outside the run (code suspended in `time.sleep`, say): the run
+// cannot finish then, so say so at once instead of leaving it to the host's
+// grace period.
+for (const type of ["error", "unhandledrejection"]) {
+  self.addEventListener(type, (event) => {
+    const error = event.error ?? event.reason;
+    if (!crashed && error?.type === "KeyboardInterrupt" && currentRun !== null) {
+      reportCrash("the interrupt escaped the running code");
+    }
+    if (crashed) event.preventDefault();
+  });
+}
+
 // Code that closes the worker (`js.close()`) would otherwise leave the host
 // waiting for a run that can never finish.
 const realClose = self.close.bind(self);
 self.close = () => {
-  if (currentRun !== null) {
-    post({ type: "run_failed", id: currentRun, message: "the worker was closed by the code" });
-  }
+  reportCrash("the worker was closed by the code");
   realClose();
 };
 
@@ -106,6 +136,8 @@ async function init(config) {
     const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
     pyodide.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, source);
     runner = pyodide.pyimport(RUNNER_MODULE);
+    // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
+    pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
     if (config.interrupt_buffer) {
       interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
@@ -127,7 +159,9 @@ async function run(id, request) {
   currentRun = id;
   try {
     // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
-    const resultJson = await runner.run(JSON.stringify(request), emit);
+    // Without an interrupt buffer a stuck run is stopped by terminating this
+    // worker, so output is sent line by line: nothing printed is lost.
+    const resultJson = await runner.run(JSON.stringify(request), emit, interrupt === null);
     post({ type: "done", id, result: JSON.parse(resultJson) });
   } catch (error) {
     // Reached only when the interpreter itself fails; the runner reports user errors.

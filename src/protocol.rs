@@ -102,6 +102,17 @@ pub struct OutputChunk {
     pub text: String,
 }
 
+impl OutputChunk {
+    /// Appends to `chunks`, joining the last chunk when it is of the same
+    /// stream, so a flood of writes stays a handful of chunks.
+    pub fn append_to(self, chunks: &mut Vec<OutputChunk>) {
+        match chunks.last_mut() {
+            Some(last) if last.stream == self.stream => last.text.push_str(&self.text),
+            _ => chunks.push(self),
+        }
+    }
+}
+
 /// How a run ended.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]

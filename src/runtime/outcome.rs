@@ -143,12 +143,9 @@ pub fn interrupted(mut result: RunResult, reason: &StopReason) -> RunResult {
 
 /// Consecutive chunks of one stream joined, as the runner reports them.
 fn merge(chunks: &[OutputChunk]) -> Vec<OutputChunk> {
-    let mut merged: Vec<OutputChunk> = Vec::new();
+    let mut merged = Vec::new();
     for chunk in chunks {
-        match merged.last_mut() {
-            Some(last) if last.stream == chunk.stream => last.text.push_str(&chunk.text),
-            _ => merged.push(chunk.clone()),
-        }
+        chunk.clone().append_to(&mut merged);
     }
     merged
 }

@@ -62,6 +62,45 @@ pub struct RunEntry {
     pub live: RwSignal<Vec<OutputChunk>>,
 }
 
+/// Output streamed by a running run, drawn at most once per animation frame:
+/// a flood of small messages then costs one re-render per frame, not one
+/// per message.
+#[derive(Clone, Copy)]
+struct LiveBuffer {
+    shown: RwSignal<Vec<OutputChunk>>,
+    pending: StoredValue<Vec<OutputChunk>>,
+}
+
+impl LiveBuffer {
+    fn new(shown: RwSignal<Vec<OutputChunk>>) -> Self {
+        Self {
+            shown,
+            pending: StoredValue::new(Vec::new()),
+        }
+    }
+
+    fn push(self, chunk: OutputChunk) {
+        let first = self.pending.with_value(Vec::is_empty);
+        self.pending
+            .update_value(|pending| chunk.append_to(pending));
+        if first {
+            request_animation_frame(move || self.flush());
+        }
+    }
+
+    fn flush(self) {
+        let pending = self
+            .pending
+            .try_update_value(std::mem::take)
+            .unwrap_or_default();
+        self.shown.update(|shown| {
+            for chunk in pending {
+                chunk.append_to(shown);
+            }
+        });
+    }
+}
+
 /// The runtime, shared by the components that drive it.
 pub type SharedRuntime = StoredValue<Option<Runtime>, LocalStorage>;
 
@@ -100,11 +139,12 @@ pub fn App() -> impl IntoView {
         let request = RunRequest::new(code.get_untracked())
             .in_session(session.get_untracked())
             .with_timeout_ms(timeout_ms);
+        let buffer = LiveBuffer::new(live);
         let on_event = move |event| match event {
             RunEvent::Started => phase.set(RunPhase::Running {
                 started_ms: now_ms(),
             }),
-            RunEvent::Output(chunk) => live.update(|l| l.push(chunk)),
+            RunEvent::Output(chunk) => buffer.push(chunk),
         };
         let code_text = request.code.clone();
         let session_name = request.session.clone();

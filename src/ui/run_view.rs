@@ -93,9 +93,11 @@ fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
     })
 }
 
-/// A finished run: output, a truncation marker, the value or the error, the duration.
+/// A finished run: output, a truncation marker, the value or the error, the
+/// duration, and the whole structured result as JSON (what a model receives).
 #[component]
 fn Finished(result: RunResult) -> impl IntoView {
+    let as_json = serde_json::to_string_pretty(&result).unwrap_or_default();
     let kept: usize = result.output.iter().map(|c| c.text.len()).sum();
     let truncated = result.truncated.output.then(|| {
         view! {
@@ -142,6 +144,10 @@ fn Finished(result: RunResult) -> impl IntoView {
         {restored}
         {exit}
         <div class="run-meta" data-testid="duration">{format::duration_ms(result.duration_ms)}</div>
+        <details class="result-json">
+            <summary>"Result as JSON"</summary>
+            <pre data-testid="result-json">{as_json}</pre>
+        </details>
     }
 }
 

@@ -149,7 +149,7 @@ export class SandpitPage {
     await this.page.waitForFunction(
       (n) => {
         const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
-        return entry && ["ok", "error", "failed"].includes(entry.dataset.phase);
+        return entry && !["queued", "running"].includes(entry.dataset.phase);
       },
       index,
       { timeout: RUN_TIMEOUT_MS },
@@ -170,8 +170,49 @@ export class SandpitPage {
         highlightedLine: entry.querySelector(".code-line.error-line")?.dataset.line ?? null,
         truncated: text("truncated"),
         failure: text("failure"),
+        hint: entry.querySelector('[data-testid="hint"]')?.dataset.code ?? null,
+        restored: text("restored"),
+        exitCode: text("exit-code"),
+        displays: [...entry.querySelectorAll('[data-testid="display"]')].map((d) => ({
+          mime: d.dataset.mime,
+          tag: d.tagName.toLowerCase(),
+          sandbox: d.getAttribute("sandbox"),
+        })),
+        /** The structured result, exactly as a model would receive it. */
+        json: JSON.parse(text("result-json") ?? "null"),
       };
     }, index);
+  }
+
+  /** Sets the timeout field (seconds; 0 means none). */
+  async setTimeoutSeconds(seconds) {
+    const field = this.page.getByTestId("timeout");
+    await field.fill(String(seconds));
+    await field.dispatchEvent("change");
+  }
+
+  /** Creates a session and switches to it. */
+  async newSession(name) {
+    await this.page.getByTestId("new-session-name").fill(name);
+    await this.page.getByTestId("new-session").click();
+    await this.page.waitForFunction(
+      (n) => document.querySelector('[data-testid="session"]').value === n,
+      name,
+    );
+  }
+
+  async selectSession(name) {
+    await this.page.getByTestId("session").selectOption(name);
+  }
+
+  async sessionNames() {
+    return this.page.getByTestId("session").locator("option").allTextContents();
+  }
+
+  /** Presses Reset or Delete and waits for the session notice. */
+  async clearSession(button) {
+    await this.page.getByTestId(button).click();
+    await this.page.getByTestId("session-notice").filter({ hasText: /was (reset|deleted)/ }).waitFor();
   }
 
   /** Submits `code` and waits for its result. */
@@ -180,11 +221,12 @@ export class SandpitPage {
   }
 
   /**
-   * Fails on console errors, page errors, or a worker message the protocol
-   * does not define, since the last call. Returns the messages it checked.
+   * Fails on console errors (except those matching `allow`), page errors, or
+   * a worker message the protocol does not define, since the last call.
+   * Returns the messages it checked.
    */
-  async assertHealthy() {
-    const errors = this.errors.splice(0);
+  async assertHealthy({ allow = [] } = {}) {
+    const errors = this.errors.splice(0).filter((e) => !allow.some((pattern) => pattern.test(e)));
     assert.deepEqual(errors, [], "the page logged errors");
     const messages = await this.page.evaluate(
       (from) => window.__sandpitMessages.slice(from),
