@@ -48,9 +48,10 @@ class StdinUnavailableError(EOFError):
     """
 
 
-_STDIN_MESSAGE = (
-    "input() and reading stdin are not supported in Sandpit: there is no one "
-    "to type an answer. Put the input in the code (a variable or a file) instead."
+_STDIN_MESSAGE = "input() is not supported here: the sandbox has no stdin"
+_STDIN_ADVICE = (
+    "Nobody can type an answer in a sandbox: put the input in the code "
+    "(a variable or a file) instead of calling input() or reading stdin."
 )
 
 
@@ -290,7 +291,7 @@ def _source_around(code: str, line) -> list[dict]:
 
 def _hint(error: BaseException):
     if isinstance(error, StdinUnavailableError):
-        return {"code": "input_unsupported", "message": _STDIN_MESSAGE}
+        return {"code": "input_unsupported", "message": _STDIN_ADVICE}
     if isinstance(error, ModuleNotFoundError):
         name = (error.name or "").split(".")[0] or "the module"
         return {
