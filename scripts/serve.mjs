@@ -2,12 +2,15 @@
 //
 // Used by `make run` and, imported, by the browser tests (each test starts
 // its own server on a free port and closes it). Static hosts that cannot set
-// headers get them from the service worker instead (see the PWA issue).
+// headers get them from the service worker instead: both take the header
+// values from www/security-headers.js.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer } from "node:http";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { extname, join, normalize, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+
+import { securityHeaders } from "../www/security-headers.js";
 
 const MIME = {
   ".html": "text/html; charset=utf-8",
@@ -24,45 +27,30 @@ const MIME = {
   ".webmanifest": "application/manifest+json",
 };
 
-/** Cross-origin isolation: lets the page share memory with the worker (interrupts). */
-const ISOLATION_HEADERS = {
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Embedder-Policy": "require-corp",
-};
-
-/**
- * The worker's own CSP, enforced inside the worker: Pyodide needs
- * 'wasm-unsafe-eval' and same-origin fetches, and nothing else.
- */
-const WORKER_CSP =
-  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";
-
-function headersFor(path, isolated) {
-  const headers = {
+function headersFor(root, path, isolated) {
+  const appPath = relative(root, path).split(sep).join("/");
+  return {
     "Content-Type": MIME[extname(path)] ?? "application/octet-stream",
     "Cache-Control": "no-cache",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "X-Content-Type-Options": "nosniff",
+    ...securityHeaders(appPath, { isolated }),
   };
-  if (isolated) Object.assign(headers, ISOLATION_HEADERS);
-  if (path.endsWith(`${sep}pyodide-loader${sep}worker.mjs`)) {
-    headers["Content-Security-Policy"] = WORKER_CSP;
-  }
-  return headers;
 }
 
 /**
  * Starts a static server for `root` on 127.0.0.1.
  * `isolated: false` leaves out COOP/COEP, as an embedding chat page would.
- * Resolves to `{ url, close }`; `port: 0` picks a free port.
+ * Resolves to `{ url, close, setRoot }`; `port: 0` picks a free port.
+ * `setRoot(dir)` serves another directory from the same origin (a new
+ * deployment, for the update tests); `close()` may be called more than once.
  */
 export async function serve({ root, port = 0, isolated = true }) {
-  const base = resolve(root);
+  let base = resolve(root);
   const server = createServer(async (request, response) => {
+    const dir = base;
     try {
       const url = new URL(request.url, "http://127.0.0.1");
-      let path = normalize(join(base, decodeURIComponent(url.pathname)));
-      if (path !== base && !path.startsWith(base + sep)) {
+      let path = normalize(join(dir, decodeURIComponent(url.pathname)));
+      if (path !== dir && !path.startsWith(dir + sep)) {
         response.writeHead(403).end("forbidden");
         return;
       }
@@ -75,7 +63,7 @@ export async function serve({ root, port = 0, isolated = true }) {
         response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
         return;
       }
-      response.writeHead(200, { ...headersFor(path, isolated), "Content-Length": info.size });
+      response.writeHead(200, { ...headersFor(dir, path, isolated), "Content-Length": info.size });
       if (request.method === "HEAD") {
         response.end();
         return;
@@ -90,13 +78,19 @@ export async function serve({ root, port = 0, isolated = true }) {
     server.listen(port, "127.0.0.1", ok);
   });
   const { port: bound } = server.address();
+  let closed = null;
   return {
     url: `http://127.0.0.1:${bound}/`,
-    close: () =>
-      new Promise((ok) => {
+    setRoot(dir) {
+      base = resolve(dir);
+    },
+    close() {
+      closed ??= new Promise((ok) => {
         server.closeAllConnections();
         server.close(() => ok());
-      }),
+      });
+      return closed;
+    },
   };
 }
 

@@ -7,6 +7,8 @@
 // errors so each test can fail on them.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,7 +18,8 @@ import { chromium } from "playwright-core";
 import { serve } from "../../scripts/serve.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const DIST = join(ROOT, "dist");
+/** The built bundle the tests serve. */
+export const DIST = join(ROOT, "dist");
 
 /** How long Python may take to load in a test (cold wasm compile on a busy 2-core machine). */
 export const READY_TIMEOUT_MS = 60_000;
@@ -70,25 +73,44 @@ function recordWorkerMessages() {
 }
 
 /**
- * Serves dist/ and launches Chromium. `isolated: false` serves without
- * COOP/COEP, as a page embedded in a third-party site would be.
+ * Serves dist/ (or `root`) and launches Chromium. `isolated: false` serves
+ * without COOP/COEP, as a page embedded in a third-party site would be.
+ * `server` is exposed so a test can stop it (offline) or serve another
+ * deployment from the same origin (`server.setRoot`).
  */
-export async function startApp({ isolated = true } = {}) {
-  assert.ok(existsSync(join(DIST, "index.html")), "dist/ is missing: run `make build` first");
-  const server = await serve({ root: DIST, isolated });
+export async function startApp({ isolated = true, root = DIST } = {}) {
+  assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
+  const server = await serve({ root, isolated });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const profiles = [];
   return {
     url: server.url,
     browser,
-    /** A fresh page object in its own browser context. */
+    server,
+    /** A fresh page object in its own (incognito) browser context. */
     async newPage() {
       const context = await browser.newContext();
       const page = await context.newPage();
       return new SandpitPage(page, server.url);
     },
+    /**
+     * A page in a browser with an on-disk profile, as a user has it: Chromium
+     * offers installation only outside incognito contexts.
+     */
+    async newProfilePage() {
+      const profile = await mkdtemp(join(tmpdir(), "sandpit-profile-"));
+      profiles.push(profile);
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: "/usr/bin/chromium",
+        args: CHROMIUM_ARGS,
+      });
+      const page = context.pages()[0] ?? (await context.newPage());
+      return new SandpitPage(page, server.url);
+    },
     async close() {
       await browser.close();
       await server.close();
+      for (const profile of profiles) await rm(profile, { recursive: true, force: true });
     },
   };
 }
@@ -120,6 +142,49 @@ export class SandpitPage {
       .locator('[data-testid="runtime-state"][data-state="ready"]')
       .waitFor({ timeout: READY_TIMEOUT_MS });
     return this;
+  }
+
+  /** Waits until the service worker controls the page: the whole app is cached. */
+  async waitOfflineReady() {
+    await this.page
+      .locator('[data-testid="offline-state"][data-state="ready"]')
+      .waitFor({ state: "attached", timeout: READY_TIMEOUT_MS });
+    return this.page.getByTestId("offline-state").getAttribute("data-version");
+  }
+
+  /**
+   * Reloads through `action` (default: a plain reload), after checking the
+   * page so far; the new document's worker messages are checked from zero.
+   */
+  async reload(action = () => this.page.reload()) {
+    await this.assertHealthy();
+    const loaded = this.page.waitForEvent("load");
+    await action();
+    await loaded;
+    this.checkedMessages = 0;
+    await this.page.getByTestId("code").waitFor();
+    return this;
+  }
+
+  /** Every cache of the origin: name -> the URLs it holds, sorted. */
+  async cacheContents() {
+    return this.page.evaluate(async () => {
+      const contents = {};
+      for (const name of await caches.keys()) {
+        const requests = await (await caches.open(name)).keys();
+        contents[name] = requests.map((request) => request.url).sort();
+      }
+      return contents;
+    });
+  }
+
+  /** Opens the settings panel (storage usage is read when it opens). */
+  async openSettings() {
+    const settings = this.page.getByTestId("settings");
+    if (!(await settings.evaluate((details) => details.open))) {
+      await settings.locator("summary").click();
+    }
+    await this.page.getByTestId("storage-usage").filter({ hasText: /Storage/ }).waitFor();
   }
 
   async runtimeState() {
