@@ -42,16 +42,19 @@ function stored(bytes, contentType) {
 
 /**
  * The bytes and type of `url` in `cache`, when they are there and match
- * `expected` (any content when `expected` is null). A mismatch is dropped
- * from the cache, so it is fetched again.
+ * `expected` (any content when `expected` is null). With `drop`, a copy that
+ * does not match is deleted, so it is fetched again; another version's cache
+ * is only looked at, since a different file there is that version's own.
  */
-async function cachedBytes(cache, url, expected) {
+async function cachedBytes(cache, url, expected, { drop = true } = {}) {
   const response = await cache.match(url);
   if (!response) return null;
   const bytes = await response.arrayBuffer();
   if (expected !== null && (await sha256(bytes)) !== expected) {
-    console.warn(`sandpit sw: ${url} does not match its sha256 in the cache; fetching it again`);
-    await cache.delete(url);
+    if (drop) {
+      console.warn(`sandpit sw: ${url} does not match its sha256 in the cache; fetching it again`);
+      await cache.delete(url);
+    }
     return null;
   }
   return { bytes, type: response.headers.get("Content-Type") };
@@ -73,7 +76,7 @@ async function download(url, expected, init = {}) {
 async function fromAnyPrecache(url, expected) {
   for (const name of await caches.keys()) {
     if (!name.startsWith(`${PREFIX}precache-`)) continue;
-    const found = await cachedBytes(await caches.open(name), url, expected);
+    const found = await cachedBytes(await caches.open(name), url, expected, { drop: false });
     if (found) return found;
   }
   return null;

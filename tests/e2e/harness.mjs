@@ -166,6 +166,11 @@ export class SandpitPage {
     return this;
   }
 
+  /** Waits until every change so far is saved (code, sessions, run history). */
+  async waitSaved() {
+    await this.page.locator('[data-testid="save-state"][data-state="saved"]').waitFor();
+  }
+
   /** Every cache of the origin: name -> the URLs it holds, sorted. */
   async cacheContents() {
     return this.page.evaluate(async () => {
