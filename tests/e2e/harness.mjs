@@ -99,18 +99,24 @@ export async function startApp({ isolated = true, root = DIST } = {}) {
      */
     async newProfilePage() {
       const profile = await mkdtemp(join(tmpdir(), "sandpit-profile-"));
-      profiles.push(profile);
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: "/usr/bin/chromium",
-        args: CHROMIUM_ARGS,
-      });
+      const context = await chromium
+        .launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS })
+        .catch(async (error) => {
+          await rm(profile, { recursive: true, force: true });
+          throw error;
+        });
+      profiles.push({ profile, context });
       const page = context.pages()[0] ?? (await context.newPage());
       return new SandpitPage(page, server.url);
     },
     async close() {
       await browser.close();
       await server.close();
-      for (const profile of profiles) await rm(profile, { recursive: true, force: true });
+      // A persistent context is a browser of its own.
+      for (const { profile, context } of profiles) {
+        await context.close();
+        await rm(profile, { recursive: true, force: true });
+      }
     },
   };
 }
