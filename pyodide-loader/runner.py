@@ -426,6 +426,8 @@ async def run(request_json: str, emit, eager_output: bool = False) -> str:
                 "output_bytes_total": capture.total,
                 "displays": displays.truncated,
             },
+            # Filled in by the worker, which sees the browser's CSP reports.
+            "blocked": [],
             "restored": None,
         }
     )

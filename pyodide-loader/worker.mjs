@@ -1,10 +1,15 @@
 // Sandpit's Python worker: a module worker (Pyodide 314 refuses classic
-// workers) that loads Pyodide once, installs the runner, then runs one
-// request at a time.
+// workers) that loads Pyodide once, installs the runner, locks itself down,
+// then runs one job at a time.
 //
 // Message shapes are defined in Rust (src/protocol.rs). This file builds
 // them by hand, and the browser tests validate every message it sends
 // against the JSON Schema generated from those types.
+//
+// What Python may reach is decided here and by this script's own CSP (see
+// SECURITY.md): after start-up the worker's storage APIs, its postMessage and
+// its ways to start more workers are removed, and the host is reached only
+// through a MessagePort that lives in this module's scope.
 
 /** Minimum time between two progress messages, so a fast download does not flood the host. */
 const PROGRESS_INTERVAL_MS = 50;
@@ -12,6 +17,21 @@ const PROGRESS_INTERVAL_MS = 50;
 /** Name under which runner.py is installed, so its frames can be recognised. */
 const RUNNER_MODULE = "_sandpit_runner";
 
+/**
+ * Globals Python must not have, each removed wherever it is defined on the
+ * prototype chain so no walk up the chain finds it again:
+ * the origin's storage (the app's IndexedDB, Cache Storage, OPFS), every
+ * channel to the page except our port, and every way to start new code with
+ * fresh globals.
+ */
+const LOCKED_DOWN = [
+  [() => self, ["indexedDB", "caches", "postMessage", "onmessage", "onmessageerror"]],
+  [() => self, ["BroadcastChannel", "Worker", "SharedWorker", "importScripts"]],
+  [() => self.navigator, ["storage", "serviceWorker", "locks"]],
+];
+
+/** The channel to the host; null until `init`. Never stored where Python can reach it. */
+let port = null;
 let runner = null;
 /** Pyodide's interrupt buffer, when the page is cross-origin isolated. */
 let interrupt = null;
@@ -19,17 +39,27 @@ let interrupt = null;
 let currentRun = null;
 /** Set once the interpreter is gone; the host replaces this worker. */
 let crashed = false;
+/** CSP violations seen during the current run. */
+let blocked = [];
 /** Jobs arrive one at a time from the host, but chaining keeps them ordered regardless. */
 let chain = Promise.resolve();
 
-const post = (message) => self.postMessage(message);
+const post = (message) => port.postMessage(message);
 
+// The first (and only) message on the worker itself: `init`, carrying the port.
 self.onmessage = (event) => {
   const message = event.data;
+  if (message?.type !== "init" || port !== null || !event.ports[0]) {
+    console.warn("sandpit worker: ignored a message that is not the first init");
+    return;
+  }
+  port = event.ports[0];
+  port.onmessage = (portEvent) => onHostMessage(portEvent.data);
+  chain = chain.then(() => init(message.config));
+};
+
+function onHostMessage(message) {
   switch (message?.type) {
-    case "init":
-      chain = chain.then(() => init(message.config));
-      break;
     case "run":
       chain = chain.then(() => run(message.id, message.request));
       break;
@@ -37,9 +67,9 @@ self.onmessage = (event) => {
       chain = chain.then(() => clearSession(message.id, message.session));
       break;
     default:
-      console.error("sandpit worker: unknown message", message);
+      console.warn("sandpit worker: ignored a message outside the protocol", message?.type);
   }
-};
+}
 
 /**
  * Tells the host the interpreter is gone: a fatal error leaves the running
@@ -71,6 +101,13 @@ for (const type of ["error", "unhandledrejection"]) {
   });
 }
 
+// The browser reports what the CSP refused; the run's result lists it.
+self.addEventListener("securitypolicyviolation", (event) => {
+  if (event.isTrusted && currentRun !== null) {
+    blocked.push({ url: event.blockedURI || "(inline)", directive: event.effectiveDirective });
+  }
+});
+
 // Code that closes the worker (`js.close()`) would otherwise leave the host
 // waiting for a run that can never finish.
 const realClose = self.close.bind(self);
@@ -78,6 +115,19 @@ self.close = () => {
   reportCrash("the worker was closed by the code");
   realClose();
 };
+
+/** Removes every name in LOCKED_DOWN; throws if one survives, so the worker never runs code unlocked. */
+function lockDown() {
+  for (const [target, names] of LOCKED_DOWN) {
+    const root = target();
+    for (const name of names) {
+      for (let object = root; object; object = Object.getPrototypeOf(object)) {
+        if (Object.prototype.hasOwnProperty.call(object, name)) delete object[name];
+      }
+      if (root && name in root) throw new Error(`could not remove ${name} from the worker`);
+    }
+  }
+}
 
 /**
  * Counts the bytes of every response fetched while `body` runs, by wrapping
@@ -142,30 +192,58 @@ async function init(config) {
       interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
     }
-    post({
-      type: "ready",
-      python: pyodide.runPython("import platform; platform.python_version()"),
-      pyodide: pyodide.version,
-    });
+    const python = pyodide.runPython("import platform; platform.python_version()");
+    lockDown();
+    post({ type: "ready", python, pyodide: pyodide.version });
   } catch (error) {
     post({ type: "fatal", message: `Python failed to start: ${error?.message ?? error}` });
   }
 }
 
+/** Lets queued browser tasks (CSP violation reports) run before the result is sent. */
+const settle = () =>
+  new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+
+/**
+ * The runner's output callback, capped on this side too: Python can find
+ * it in the runner's frame and call it directly, and must not flood the host.
+ */
+function emitter(id, limitBytes) {
+  let room = limitBytes;
+  return (stream, text) => {
+    if ((stream !== "stdout" && stream !== "stderr") || typeof text !== "string") return;
+    if (room <= 0) return;
+    const kept = text.length > room ? text.slice(0, room) : text;
+    room -= kept.length;
+    post({ type: "stream", id, chunk: { stream, text: kept } });
+  };
+}
+
 async function run(id, request) {
-  const emit = (stream, text) => post({ type: "stream", id, chunk: { stream, text } });
+  const emit = emitter(id, request.limits.output_bytes);
   // An interrupt meant for an earlier run must not hit this one.
   if (interrupt) Atomics.store(interrupt, 0, 0);
   currentRun = id;
+  blocked = [];
   try {
-    // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
     // Without an interrupt buffer a stuck run is stopped by terminating this
     // worker, so output is sent line by line: nothing printed is lost.
+    // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
     const resultJson = await runner.run(JSON.stringify(request), emit, interrupt === null);
-    post({ type: "done", id, result: JSON.parse(resultJson) });
+    await settle();
+    const result = JSON.parse(resultJson);
+    result.blocked = blocked;
+    post({ type: "done", id, result });
   } catch (error) {
     // Reached only when the interpreter itself fails; the runner reports user errors.
-    post({ type: "run_failed", id, message: String(error?.message ?? error) });
+    if (!crashed) post({ type: "run_failed", id, message: String(error?.message ?? error) });
   } finally {
     currentRun = null;
   }

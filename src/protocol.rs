@@ -190,6 +190,18 @@ pub enum HintCode {
     Cancelled,
     /// The interpreter died; see `restored` for what came back.
     Crashed,
+    /// A network request was blocked by the sandbox's policy; see `blocked`.
+    NetworkBlocked,
+}
+
+/// A request the browser refused under the worker's Content-Security-Policy.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct BlockedRequest {
+    /// What was asked for (the browser may shorten it to its origin).
+    pub url: String,
+    /// The CSP directive that refused it, e.g. `connect-src`.
+    pub directive: String,
 }
 
 /// A machine-readable repair hint with a sentence for humans and models.
@@ -296,6 +308,8 @@ pub struct RunResult {
     pub duration_ms: f64,
     /// What was cut.
     pub truncated: Truncation,
+    /// Requests the network policy refused during the run.
+    pub blocked: Vec<BlockedRequest>,
     /// Set when the worker was replaced after this run (timeout without
     /// interrupts, crash, cancel): how the sessions' state was rebuilt.
     pub restored: Option<Restoration>,
@@ -332,6 +346,36 @@ impl JsonSchema for InterruptBuffer {
     }
 }
 
+/// The end of a `MessageChannel` the worker talks to the host through.
+///
+/// Transferred with `init`, then held only in the worker's module scope: the
+/// worker's own `postMessage` is removed before user code runs, so Python has
+/// no channel to the host and cannot forge a message.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(transparent)]
+pub struct HostPort(#[serde(with = "serde_wasm_bindgen::preserve")] pub web_sys::MessagePort);
+
+impl PartialEq for HostPort {
+    /// The same port object.
+    fn eq(&self, other: &Self) -> bool {
+        let (this, that): (&wasm_bindgen::JsValue, &wasm_bindgen::JsValue) =
+            (self.0.as_ref(), other.0.as_ref());
+        this == that
+    }
+}
+
+impl JsonSchema for HostPort {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HostPort".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A MessagePort, transferred by postMessage as itself."
+        })
+    }
+}
+
 /// Sent to the worker when it starts.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -342,6 +386,8 @@ pub struct WorkerConfig {
     pub runner_url: String,
     /// Present only when the page is cross-origin isolated (shared memory allowed).
     pub interrupt_buffer: Option<InterruptBuffer>,
+    /// The worker's only channel to the host from here on.
+    pub port: HostPort,
 }
 
 /// Messages from the host to the worker.

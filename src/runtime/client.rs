@@ -606,9 +606,10 @@ fn on_done(shared: &Rc<RefCell<Shared>>, id: RunId, result: Box<RunResult>) {
     };
     if let Some(run) = pending {
         let result = match (&run.stop, result.status) {
-            (Some(reason), RunStatus::Cancelled) => Box::new(outcome::interrupted(*result, reason)),
-            _ => result,
+            (Some(reason), RunStatus::Cancelled) => outcome::interrupted(*result, reason),
+            _ => outcome::with_network_hint(*result),
         };
+        let result = Box::new(result);
         let _ = run.done.send(Ok(result));
     }
     resolve(shared, completions);

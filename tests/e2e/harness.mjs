@@ -51,20 +51,31 @@ ajv.addSchema(schema, "protocol");
 const validHostMessage = ajv.getSchema("protocol#/$defs/HostMessage");
 const validWorkerMessage = ajv.getSchema("protocol#/$defs/WorkerMessage");
 
-/** Installed before any page script: records what crosses the worker boundary. */
+/**
+ * Installed before any page script: records what crosses the worker boundary,
+ * both `init` on the worker itself and everything on the private channel.
+ */
 function recordWorkerMessages() {
   window.__sandpitMessages = [];
+  const record = (from, data) => window.__sandpitMessages.push({ from, data });
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", (event) =>
-        window.__sandpitMessages.push({ from: "worker", data: event.data }),
-      );
-    }
     postMessage(data, ...rest) {
-      window.__sandpitMessages.push({ from: "host", data });
+      record("host", data);
       return super.postMessage(data, ...rest);
+    }
+  };
+  const NativeChannel = window.MessageChannel;
+  window.MessageChannel = class extends NativeChannel {
+    constructor() {
+      super();
+      // port1 stays with the page: what arrives on it comes from the worker.
+      this.port1.addEventListener("message", (event) => record("worker", event.data));
+      const send = this.port1.postMessage.bind(this.port1);
+      this.port1.postMessage = (data, ...rest) => {
+        record("host", data);
+        return send(data, ...rest);
+      };
     }
   };
 }
