@@ -51,6 +51,7 @@ fn a_done_message_as_the_runner_writes_it_is_understood() {
             "exit_code": null,
             "duration_ms": 1.5,
             "truncated": {"output": false, "output_bytes_total": 4, "displays": false},
+            "blocked": [],
             "restored": null
         }
     }))
