@@ -4,7 +4,7 @@
 // its own server on a free port and closes it). Static hosts that cannot set
 // headers get them from the service worker instead (see the PWA issue).
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,12 +32,31 @@ const ISOLATION_HEADERS = {
 
 /**
  * The worker's own CSP, enforced inside the worker: Pyodide needs
- * 'wasm-unsafe-eval' and same-origin fetches, and nothing else.
+ * 'wasm-unsafe-eval' and same-origin fetches; `allowOrigins` are the origins
+ * a deployment lets Python fetch data from. No eval, no nested workers.
  */
-const WORKER_CSP =
-  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";
+export function workerCsp(allowOrigins = []) {
+  for (const origin of allowOrigins) {
+    if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin)) {
+      throw new Error(`not an origin (scheme://host[:port]): ${JSON.stringify(origin)}`);
+    }
+  }
+  const connect = ["'self'", ...allowOrigins].join(" ");
+  return `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src ${connect}; worker-src 'none'`;
+}
 
-function headersFor(path, isolated) {
+/** The deployment's settings, `sandpit.config.json` at the bundle's root. */
+async function readConfig(root) {
+  const text = await readFile(join(root, "sandpit.config.json"), "utf8").catch(() => null);
+  if (text === null) return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`sandpit.config.json is not valid JSON: ${error.message}`);
+  }
+}
+
+function headersFor(path, isolated, csp) {
   const headers = {
     "Content-Type": MIME[extname(path)] ?? "application/octet-stream",
     "Cache-Control": "no-cache",
@@ -46,7 +65,7 @@ function headersFor(path, isolated) {
   };
   if (isolated) Object.assign(headers, ISOLATION_HEADERS);
   if (path.endsWith(`${sep}pyodide-loader${sep}worker.mjs`)) {
-    headers["Content-Security-Policy"] = WORKER_CSP;
+    headers["Content-Security-Policy"] = csp;
   }
   return headers;
 }
@@ -54,10 +73,13 @@ function headersFor(path, isolated) {
 /**
  * Starts a static server for `root` on 127.0.0.1.
  * `isolated: false` leaves out COOP/COEP, as an embedding chat page would.
+ * `allowOrigins` overrides the config file's `network.allow` list.
  * Resolves to `{ url, close }`; `port: 0` picks a free port.
  */
-export async function serve({ root, port = 0, isolated = true }) {
+export async function serve({ root, port = 0, isolated = true, allowOrigins }) {
   const base = resolve(root);
+  const config = await readConfig(base);
+  const csp = workerCsp(allowOrigins ?? config.network?.allow ?? []);
   const server = createServer(async (request, response) => {
     try {
       const url = new URL(request.url, "http://127.0.0.1");
@@ -75,7 +97,7 @@ export async function serve({ root, port = 0, isolated = true }) {
         response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
         return;
       }
-      response.writeHead(200, { ...headersFor(path, isolated), "Content-Length": info.size });
+      response.writeHead(200, { ...headersFor(path, isolated, csp), "Content-Length": info.size });
       if (request.method === "HEAD") {
         response.end();
         return;

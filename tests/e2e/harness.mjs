@@ -82,11 +82,12 @@ function recordWorkerMessages() {
 
 /**
  * Serves dist/ and launches Chromium. `isolated: false` serves without
- * COOP/COEP, as a page embedded in a third-party site would be.
+ * COOP/COEP, as a page embedded in a third-party site would be;
+ * `allowOrigins` are origins the network policy lets Python fetch from.
  */
-export async function startApp({ isolated = true } = {}) {
+export async function startApp({ isolated = true, allowOrigins } = {}) {
   assert.ok(existsSync(join(DIST, "index.html")), "dist/ is missing: run `make build` first");
-  const server = await serve({ root: DIST, isolated });
+  const server = await serve({ root: DIST, isolated, allowOrigins });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   return {
     url: server.url,
