@@ -7,7 +7,8 @@ use crate::protocol::MimeBundle;
 /// Put in front of every HTML output: the frame may run its own inline
 /// scripts and styles (tables, interactive charts) but load nothing from
 /// anywhere, so HTML cannot carry data out in an image or a request.
-const HTML_OUTPUT_CSP: &str = "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+const HTML_OUTPUT_CSP: &str =
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
 script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; \
 font-src data:; media-src data: blob:\">";
 
