@@ -1,0 +1,77 @@
+// `make bench`: Sandpit against raw Pyodide in the same Chromium run.
+//
+// Sandpit is the built bundle in dist/, served and driven the way the
+// browser tests do (tests/e2e/harness.mjs); the raw baseline (bench/raw/) is
+// a minimal page whose worker loads the same Pyodide files and answers
+// runPython over plain postMessage. Each figure is measured on both.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { serve } from "../scripts/serve.mjs";
+import { startApp } from "../tests/e2e/harness.mjs";
+import { buildFigures } from "./figures.mjs";
+import { measureLoads } from "./loads.mjs";
+import { describeMachine, loadAverage } from "./machine.mjs";
+import { loadPrograms } from "./programs.mjs";
+import { measureSessions } from "./session.mjs";
+import { measureOwnSize } from "./size.mjs";
+import { rawTarget, sandpitTarget } from "./targets.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const DIST = join(ROOT, "dist");
+const RAW = join(ROOT, "bench", "raw");
+
+/** How much to measure; `make bench` takes a few minutes on 2 cores with these. */
+export const DEFAULT_SETTINGS = {
+  /** Cold + warm page loads per target (figures 1, 2, 3, 7). */
+  loads: 5,
+  /** Timed round trips per kind of run and target (figure 4). */
+  roundTrips: 100,
+  /** Passes over the program set per target (figure 6). */
+  passes: 3,
+  /** How many programs of the set to use (all when null). */
+  programs: null,
+  /** Runs before the second memory snapshot (figure 8). */
+  memoryRuns: 1000,
+};
+
+/** Measures everything; `log` hears progress. Resolves to the results object. */
+export async function runBench(overrides = {}, log = () => {}) {
+  const settings = { ...DEFAULT_SETTINGS, ...overrides };
+  const programs = (await loadPrograms()).slice(0, settings.programs ?? undefined);
+  const loadBefore = loadAverage();
+  const app = await startApp();
+  let rawServer = null;
+  try {
+    rawServer = await serve({ root: RAW });
+    const targets = [sandpitTarget(app.url), rawTarget(rawServer.url)];
+    const server = await cacheHeaders(app.url);
+    const loads = await measureLoads(app.browser, targets, settings.loads, log);
+    const sessions = await measureSessions(app.browser, targets, programs, settings, log);
+    const size = await measureOwnSize(DIST);
+    return {
+      date: new Date().toISOString(),
+      machine: describeMachine({ root: ROOT, browser: app.browser, loadBefore }),
+      settings: { ...settings, programs: programs.length },
+      figures: buildFigures({ loads, sessions, programCount: programs.length, size, server }),
+      details: { server, size, bytesFirstLoad: Object.fromEntries(targets.map((t) => [t.name, loads[t.name][0].transferred])), memory: memoryDetails(sessions) },
+    };
+  } finally {
+    await rawServer?.close();
+    await app.close();
+  }
+}
+
+/** How the server lets browsers cache Pyodide's wasm: it decides what a return visit costs. */
+async function cacheHeaders(url) {
+  const response = await fetch(new URL("pyodide/pyodide.asm.wasm", url), { method: "HEAD" });
+  return {
+    cacheControl: response.headers.get("cache-control"),
+    etag: response.headers.get("etag"),
+    lastModified: response.headers.get("last-modified"),
+    wasmBytes: Number(response.headers.get("content-length")),
+  };
+}
+
+const memoryDetails = (sessions) =>
+  Object.fromEntries(Object.entries(sessions).map(([name, s]) => [name, s.memory]));
