@@ -32,6 +32,7 @@ const LOCKED_DOWN = [
 
 /** The channel to the host; null until `init`. Never stored where Python can reach it. */
 let port = null;
+let pyodide = null;
 let runner = null;
 /** Pyodide's interrupt buffer, when the page is cross-origin isolated. */
 let interrupt = null;
@@ -131,29 +132,30 @@ function lockDown() {
 
 /**
  * Counts the bytes of every response fetched while `body` runs, by wrapping
- * `fetch` (Pyodide calls the global at request time). Totals come from the
- * manifest written at build time, so the bar never runs backwards.
+ * `fetch` (Pyodide calls the global at request time), and reports
+ * `(loaded, seen)` at most every PROGRESS_INTERVAL_MS and once at the end;
+ * `seen` is the sum of the Content-Length of the responses so far.
  */
-async function withDownloadProgress(total, body) {
+async function countingDownloads(report, body) {
   const realFetch = self.fetch;
   let loaded = 0;
+  let seen = 0;
   let lastSent = 0;
-  const report = (force) => {
+  const tick = (force) => {
     const now = performance.now();
     if (!force && now - lastSent < PROGRESS_INTERVAL_MS) return;
     lastSent = now;
-    // Once every byte is in, what remains is compiling and starting the interpreter.
-    const stage = loaded >= total ? "start" : "download";
-    post({ type: "progress", stage, loaded, total });
+    report(loaded, seen);
   };
   self.fetch = async (input, init) => {
     const response = await realFetch(input, init);
     if (!response.body) return response;
+    seen += Number(response.headers.get("content-length")) || 0;
     const counted = response.body.pipeThrough(
       new TransformStream({
         transform(chunk, controller) {
           loaded += chunk.byteLength;
-          report(false);
+          tick(false);
           controller.enqueue(chunk);
         },
       }),
@@ -164,28 +166,33 @@ async function withDownloadProgress(total, body) {
       headers: response.headers,
     });
   };
-  report(true);
+  tick(true);
   try {
     return await body();
   } finally {
     self.fetch = realFetch;
-    report(true);
+    tick(true);
   }
 }
 
 async function init(config) {
   try {
     const manifest = await (await fetch(new URL("manifest.json", config.pyodide_url))).json();
+    // The manifest knows the sizes up front, so the bar never runs backwards.
     const total = Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
     const { loadPyodide } = await import(new URL("pyodide.mjs", config.pyodide_url).href);
-    const pyodide = await withDownloadProgress(total, () =>
-      loadPyodide({ indexURL: config.pyodide_url }),
-    );
+    const startup = (loaded) => {
+      // Once every byte is in, what remains is compiling and starting the interpreter.
+      const stage = loaded >= total ? "start" : "download";
+      post({ type: "progress", stage, loaded, total });
+    };
+    pyodide = await countingDownloads(startup, () => loadPyodide({ indexURL: config.pyodide_url }));
     post({ type: "progress", stage: "runner", loaded: total, total });
     const source = await (await fetch(config.runner_url)).text();
     const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
     pyodide.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, source);
     runner = pyodide.pyimport(RUNNER_MODULE);
+    runner.configure(JSON.stringify(await packageIndex(config.pyodide_url, manifest)));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
     pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
     if (config.interrupt_buffer) {
@@ -226,6 +233,60 @@ function emitter(id, limitBytes) {
   };
 }
 
+/**
+ * What the runner needs to explain a failed import: which import names
+ * belong to which package, and which packages ship with the app.
+ */
+async function packageIndex(pyodideUrl, manifest) {
+  const lock = await (await fetch(new URL("pyodide-lock.json", pyodideUrl))).json();
+  const imports = {};
+  for (const entry of Object.values(lock.packages)) {
+    for (const name of entry.imports ?? []) imports[name] = entry.name;
+  }
+  return { imports, bundled: manifest.bundled };
+}
+
+/**
+ * Loads the packages the code imports (mapped to package names through the
+ * lockfile, submodules stripped) and those the request names, reporting
+ * bytes as they arrive. Returns the packages that failed, with why: the
+ * runner turns a later ImportError into the right hint.
+ */
+async function loadPackages(id, request) {
+  const failures = {};
+  const names = [];
+  // Pyodide's messages say what it loads and what failed ("Failed to load a,
+  // b" and "The following error occurred while loading a:"), including
+  // wheels refused by their integrity hash.
+  const listen = (message) => {
+    const text = String(message);
+    const loading = text.match(/^Loading (.+)$/);
+    for (const name of loading?.[1].split(", ") ?? []) {
+      if (!names.includes(name)) names.push(name);
+    }
+    const failure =
+      text.match(/^Failed to load (.+)$/) ?? text.match(/^The following error occurred while loading (.+):$/);
+    for (const name of failure?.[1].split(", ") ?? []) {
+      failures[name.toLowerCase()] = blocked.length > 0 ? "blocked" : "network";
+    }
+  };
+  const report = (loaded, total) => {
+    if (total > 0) post({ type: "package_progress", id, packages: names, loaded, total });
+  };
+  await countingDownloads(report, async () => {
+    const options = { messageCallback: listen, errorCallback: listen };
+    try {
+      await pyodide.loadPackagesFromImports(request.code, options);
+    } catch {
+      // Code that does not parse: the runner reports the SyntaxError.
+    }
+    if (request.packages.length > 0) {
+      await pyodide.loadPackage(request.packages, options);
+    }
+  });
+  return failures;
+}
+
 async function run(id, request) {
   const emit = emitter(id, request.limits.output_bytes);
   // An interrupt meant for an earlier run must not hit this one.
@@ -233,10 +294,18 @@ async function run(id, request) {
   currentRun = id;
   blocked = [];
   try {
+    const failures = await loadPackages(id, request);
+    await settle();
+    post({ type: "started", id });
     // Without an interrupt buffer a stuck run is stopped by terminating this
     // worker, so output is sent line by line: nothing printed is lost.
     // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
-    const resultJson = await runner.run(JSON.stringify(request), emit, interrupt === null);
+    const resultJson = await runner.run(
+      JSON.stringify(request),
+      emit,
+      interrupt === null,
+      JSON.stringify(failures),
+    );
     await settle();
     const result = JSON.parse(resultJson);
     result.blocked = blocked;

@@ -56,6 +56,16 @@ async function readConfig(root) {
   }
 }
 
+/**
+ * Where packages that are not bundled come from (Pyodide's CDN, written into
+ * the bundle's manifest at build time): Python may load them when online.
+ */
+async function packageOrigins(root) {
+  const text = await readFile(join(root, "pyodide", "manifest.json"), "utf8").catch(() => null);
+  const cdn = text && JSON.parse(text).cdn;
+  return cdn ? [new URL(cdn).origin] : [];
+}
+
 function headersFor(path, isolated, csp) {
   const headers = {
     "Content-Type": MIME[extname(path)] ?? "application/octet-stream",
@@ -79,7 +89,10 @@ function headersFor(path, isolated, csp) {
 export async function serve({ root, port = 0, isolated = true, allowOrigins }) {
   const base = resolve(root);
   const config = await readConfig(base);
-  const csp = workerCsp(allowOrigins ?? config.network?.allow ?? []);
+  const csp = workerCsp([
+    ...(allowOrigins ?? config.network?.allow ?? []),
+    ...(await packageOrigins(base)),
+  ]);
   const server = createServer(async (request, response) => {
     try {
       const url = new URL(request.url, "http://127.0.0.1");

@@ -47,6 +47,12 @@ pub struct RunRequest {
     /// Wall-clock limit on executing the code, in milliseconds; `None` for no limit.
     /// Loading Python and waiting in the queue do not count.
     pub timeout_ms: Option<u32>,
+    /// Packages to load before the code runs, besides those its imports name.
+    #[serde(default)]
+    pub packages: Vec<String>,
+    /// How open matplotlib figures are captured at the end of the run.
+    #[serde(default)]
+    pub figure_format: FigureFormat,
     /// Output caps.
     pub limits: OutputLimits,
 }
@@ -58,8 +64,16 @@ impl RunRequest {
             code: code.into(),
             session: DEFAULT_SESSION.to_owned(),
             timeout_ms: Some(DEFAULT_TIMEOUT_MS),
+            packages: Vec::new(),
+            figure_format: FigureFormat::default(),
             limits: OutputLimits::default(),
         }
+    }
+
+    /// The same request, also loading `packages` first.
+    pub fn with_packages(mut self, packages: Vec<String>) -> Self {
+        self.packages = packages;
+        self
     }
 
     /// The same request in `session`.
@@ -73,6 +87,17 @@ impl RunRequest {
         self.timeout_ms = timeout_ms;
         self
     }
+}
+
+/// Image format for captured matplotlib figures.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FigureFormat {
+    /// `image/png`, base64.
+    #[default]
+    Png,
+    /// `image/svg+xml`.
+    Svg,
 }
 
 /// The session used when a caller names none.
@@ -180,8 +205,15 @@ pub struct SourceLine {
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum HintCode {
-    /// An import failed: the module is not installed.
+    /// An import failed: no such module here (not a known package either).
     ModuleNotFound,
+    /// The package exists in Pyodide's distribution but must be downloaded,
+    /// and the download failed: the sandbox is offline.
+    PackageNeedsNetwork,
+    /// The package download was refused by the network policy.
+    PackageBlocked,
+    /// No build of the package exists for Pyodide; the hint names alternatives.
+    PackageUnavailable,
     /// The code read from stdin (`input()`), which a sandbox has no user to answer.
     InputUnsupported,
     /// The run exceeded its timeout.
@@ -451,6 +483,22 @@ pub enum WorkerMessage {
     Fatal {
         /// What went wrong.
         message: String,
+    },
+    /// Packages a run needs are being downloaded (not counted against its timeout).
+    PackageProgress {
+        /// The run.
+        id: RunId,
+        /// Packages being loaded.
+        packages: Vec<String>,
+        /// Bytes downloaded so far.
+        loaded: u64,
+        /// Bytes of the responses seen so far (grows as downloads start).
+        total: u64,
+    },
+    /// The run's packages are loaded and its code starts now: its timeout starts here.
+    Started {
+        /// The run.
+        id: RunId,
     },
     /// Output written by a running run, sent as it happens.
     Stream {

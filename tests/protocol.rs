@@ -26,6 +26,8 @@ fn a_run_message_has_the_documented_wire_shape() {
                 "code": "print(1)",
                 "session": "main",
                 "timeout_ms": 30000,
+                "packages": [],
+                "figure_format": "png",
                 "limits": {"output_bytes": 262144, "value_bytes": 65536, "display_bytes": 8388608}
             }
         })

@@ -57,7 +57,16 @@ pub enum RuntimeStatus {
 /// Something that happened to one run before its result.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunEvent {
-    /// The run left the queue and is executing now.
+    /// The packages the run needs are downloading (this does not count against its timeout).
+    Packages {
+        /// Packages being loaded.
+        packages: Vec<String>,
+        /// Bytes downloaded so far.
+        loaded: u64,
+        /// Bytes of the downloads seen so far.
+        total: u64,
+    },
+    /// The run's code is executing now; its timeout runs from here.
     Started,
     /// The run wrote output.
     Output(OutputChunk),
@@ -289,14 +298,9 @@ fn ensure_spare(shared: &Rc<RefCell<Shared>>) {
     }
 }
 
-/// Posts the job the scheduler chose, if any, and starts its clock.
+/// Posts the job the scheduler chose, if any.
 fn dispatch(shared: &Rc<RefCell<Shared>>, next: Option<HostMessage>) {
     let Some(message) = next else { return };
-    let (id, timeout_ms) = match &message {
-        HostMessage::Run { id, request } => (*id, request.timeout_ms),
-        HostMessage::ClearSession { id, .. } => (*id, None),
-        HostMessage::Init { .. } => return,
-    };
     let posted = match shared.borrow().active.as_ref() {
         Some(slot) => slot.worker.post(&message),
         None => Err(RuntimeError::Closed),
@@ -304,9 +308,18 @@ fn dispatch(shared: &Rc<RefCell<Shared>>, next: Option<HostMessage>) {
     if let Err(error) = posted {
         console_error!("sandpit: {error}");
         restart(shared, StopReason::Crashed(error.to_string()));
-        return;
     }
-    let this = shared.borrow().this.clone();
+}
+
+/// The run's packages are loaded and its code starts: start its clock.
+fn on_started(shared: &Rc<RefCell<Shared>>, id: RunId) {
+    let (timeout_ms, this) = {
+        let state = shared.borrow();
+        if state.scheduler.in_flight() != Some(id) {
+            return;
+        }
+        (state.scheduler.in_flight_timeout_ms(), state.this.clone())
+    };
     let timer = timeout_ms.and_then(|limit| {
         Timer::start(limit, move || {
             with_shared(&this, |shared| stop(shared, id, StopReason::Timeout(limit)))
@@ -322,6 +335,18 @@ fn dispatch(shared: &Rc<RefCell<Shared>>, next: Option<HostMessage>) {
     };
     if let Some(on_event) = on_event {
         on_event(RunEvent::Started);
+    }
+}
+
+/// Tells a run's caller what it sent, outside any borrow of the shared state.
+fn notify(shared: &Rc<RefCell<Shared>>, id: RunId, event: RunEvent) {
+    let on_event = shared
+        .borrow()
+        .runs
+        .get(&id)
+        .map(|run| run.on_event.clone());
+    if let Some(on_event) = on_event {
+        on_event(event);
     }
 }
 
@@ -560,14 +585,26 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
                 fail(shared, message);
             }
         }
+        WorkerMessage::PackageProgress {
+            id,
+            packages,
+            loaded,
+            total,
+        } => notify(
+            shared,
+            id,
+            RunEvent::Packages {
+                packages,
+                loaded,
+                total,
+            },
+        ),
+        WorkerMessage::Started { id } => on_started(shared, id),
         WorkerMessage::Stream { id, chunk } => {
-            let on_event = shared.borrow_mut().runs.get_mut(&id).map(|run| {
+            if let Some(run) = shared.borrow_mut().runs.get_mut(&id) {
                 run.streamed.push(chunk.clone());
-                run.on_event.clone()
-            });
-            if let Some(on_event) = on_event {
-                on_event(RunEvent::Output(chunk));
             }
+            notify(shared, id, RunEvent::Output(chunk));
         }
         WorkerMessage::RunFailed { id, message } => {
             if shared.borrow().scheduler.in_flight() == Some(id) {

@@ -13,7 +13,8 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use crate::protocol::{
-    HostMessage, LostRun, OutputLimits, Restoration, RunId, RunRequest, DEFAULT_TIMEOUT_MS,
+    FigureFormat, HostMessage, LostRun, OutputLimits, Restoration, RunId, RunRequest,
+    DEFAULT_TIMEOUT_MS,
 };
 
 /// Something the worker does for the host.
@@ -38,6 +39,7 @@ pub struct LedgerEntry {
     seq: u64,
     session: String,
     code: String,
+    packages: Vec<String>,
 }
 
 /// A job the scheduler is done with.
@@ -119,9 +121,13 @@ impl Scheduler {
         self.in_flight.as_ref().map(|(id, _)| *id)
     }
 
-    /// Whether the job inside the worker is a caller's run (not a replay or a clear).
-    pub fn in_flight_is_run(&self) -> bool {
-        matches!(self.in_flight, Some((_, Job::Run(_))))
+    /// The timeout of the run inside the worker, if it is a run and has one.
+    pub fn in_flight_timeout_ms(&self) -> Option<u32> {
+        match &self.in_flight {
+            Some((_, Job::Run(request))) => request.timeout_ms,
+            Some((_, Job::Replay(_))) => Some(DEFAULT_TIMEOUT_MS),
+            _ => None,
+        }
     }
 
     /// Jobs waiting (not counting the one in flight).
@@ -164,6 +170,7 @@ impl Scheduler {
                         seq,
                         session: request.session,
                         code: request.code,
+                        packages: request.packages,
                     });
                 }
                 done.push(Completion::Finished(id));
@@ -295,6 +302,8 @@ impl Scheduler {
                     code: entry.code.clone(),
                     session: entry.session.clone(),
                     timeout_ms: Some(DEFAULT_TIMEOUT_MS),
+                    packages: entry.packages.clone(),
+                    figure_format: FigureFormat::Png,
                     limits: REPLAY_LIMITS,
                 },
             },

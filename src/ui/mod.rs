@@ -27,6 +27,15 @@ const EXAMPLE: &str =
 pub enum RunPhase {
     /// Waiting for Python to load or for the previous run.
     Queued,
+    /// Downloading the packages its imports need (not counted against its timeout).
+    LoadingPackages {
+        /// Packages being loaded.
+        packages: Vec<String>,
+        /// Bytes downloaded so far.
+        loaded: u64,
+        /// Bytes of the downloads seen so far.
+        total: u64,
+    },
     /// Executing since `started_ms` (page clock).
     Running {
         /// `performance.now()` when the run started.
@@ -41,7 +50,10 @@ pub enum RunPhase {
 impl RunPhase {
     /// Whether the run may still be stopped.
     pub fn is_active(&self) -> bool {
-        matches!(self, Self::Queued | Self::Running { .. })
+        matches!(
+            self,
+            Self::Queued | Self::LoadingPackages { .. } | Self::Running { .. }
+        )
     }
 }
 
@@ -130,6 +142,16 @@ pub fn App() -> impl IntoView {
     let code = RwSignal::new(EXAMPLE.to_owned());
     let timeout_s = RwSignal::new(30.0_f64);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
+    // Packages to preload, per session: every run of that session asks for them.
+    let session_packages = RwSignal::new(std::collections::HashMap::<String, String>::new());
+    let packages = Signal::derive(move || {
+        session_packages.with(|all| session.with(|s| all.get(s).cloned().unwrap_or_default()))
+    });
+    let set_packages = move |text: String| {
+        session_packages.update(|all| {
+            all.insert(session.get_untracked(), text);
+        })
+    };
     let runs = RwSignal::new(Vec::<RunEntry>::new());
 
     let submit = move || {
@@ -138,9 +160,19 @@ pub fn App() -> impl IntoView {
         let timeout_ms = timeout_ms_from_seconds(timeout_s.get_untracked());
         let request = RunRequest::new(code.get_untracked())
             .in_session(session.get_untracked())
-            .with_timeout_ms(timeout_ms);
+            .with_timeout_ms(timeout_ms)
+            .with_packages(package_list(&packages.get_untracked()));
         let buffer = LiveBuffer::new(live);
         let on_event = move |event| match event {
+            RunEvent::Packages {
+                packages,
+                loaded,
+                total,
+            } => phase.set(RunPhase::LoadingPackages {
+                packages,
+                loaded,
+                total,
+            }),
             RunEvent::Started => phase.set(RunPhase::Running {
                 started_ms: now_ms(),
             }),
@@ -202,7 +234,7 @@ pub fn App() -> impl IntoView {
                 <span class="tagline">"Python in your browser, nothing leaves the page"</span>
             </header>
             <SessionBar runtime session />
-            <Editor code timeout_s on_run=submit on_stop=stop can_stop />
+            <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
             <StatusLine status runs />
             <section class="runs" data-testid="runs">
                 <For
@@ -213,6 +245,15 @@ pub fn App() -> impl IntoView {
             </section>
         </main>
     }
+}
+
+/// `"sympy, tabulate"` -> `["sympy", "tabulate"]`.
+fn package_list(text: &str) -> Vec<String> {
+    text.split([',', ' '])
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The timeout field's seconds as milliseconds; 0 or less (or nonsense) means no limit.

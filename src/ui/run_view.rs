@@ -16,6 +16,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
     };
     let phase_name = move || match entry.phase.get() {
         RunPhase::Queued => "queued",
+        RunPhase::LoadingPackages { .. } => "loading",
         RunPhase::Running { .. } => "running",
         RunPhase::Finished(result) => match result.status {
             RunStatus::Ok => "ok",
@@ -30,6 +31,22 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
         RunPhase::Queued => {
             view! { <p class="run-note">"Queued: runs when Python is ready"</p> }.into_any()
         }
+        RunPhase::LoadingPackages {
+            packages,
+            loaded,
+            total,
+        } => view! {
+            <div class="run-note" data-testid="packages">
+                {format!(
+                    "Loading {}: {} of {}",
+                    packages.join(", "),
+                    format::bytes(loaded),
+                    format::bytes(total)
+                )}
+                <progress max=total as f64 value=loaded as f64></progress>
+            </div>
+        }
+        .into_any(),
         RunPhase::Running { .. } => view! { <Output chunks=entry.live.get() /> }.into_any(),
         RunPhase::Finished(result) => view! { <Finished result=*result /> }.into_any(),
         RunPhase::Failed(message) => view! {

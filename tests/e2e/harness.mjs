@@ -95,6 +95,12 @@ export async function startApp({ isolated = true, allowOrigins } = {}) {
     /** A fresh page object in its own browser context. */
     async newPage() {
       const context = await browser.newContext();
+      // Tests run with no network: anything not on loopback fails at once,
+      // as it would offline (nothing may reach a CDN from a test).
+      await context.route(
+        (url) => !["127.0.0.1", "localhost"].includes(url.hostname) && url.protocol.startsWith("http"),
+        (route) => route.abort("internetdisconnected"),
+      );
       const page = await context.newPage();
       return new SandpitPage(page, server.url);
     },
@@ -161,7 +167,7 @@ export class SandpitPage {
     await this.page.waitForFunction(
       (n) => {
         const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
-        return entry && !["queued", "running"].includes(entry.dataset.phase);
+        return entry && !["queued", "loading", "running"].includes(entry.dataset.phase);
       },
       index,
       { timeout: RUN_TIMEOUT_MS },
@@ -200,6 +206,26 @@ export class SandpitPage {
   async setTimeoutSeconds(seconds) {
     const field = this.page.getByTestId("timeout");
     await field.fill(String(seconds));
+    await field.dispatchEvent("change");
+  }
+
+  /** Holds every response matching `pattern` until `release()` is called. */
+  async holdDownloads(pattern) {
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await this.page.context().route(pattern, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return { release };
+  }
+
+  /** Sets the current session's packages field. */
+  async setPackages(text) {
+    const field = this.page.getByTestId("packages");
+    await field.fill(text);
     await field.dispatchEvent("change");
   }
 

@@ -119,21 +119,14 @@ describe("time limits", () => {
 
   test("loading Python does not count against a run's timeout", async () => {
     const sandpit = await app.newPage();
-    let release;
-    const held = new Promise((resolve) => {
-      release = resolve;
-    });
-    await sandpit.page.context().route("**/pyodide/python_stdlib.zip", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const held = await sandpit.holdDownloads("**/pyodide/python_stdlib.zip");
     await sandpit.open();
     await sandpit.setTimeoutSeconds(1);
     const index = await sandpit.submit("import time\ntime.sleep(0.2)\n'done in time'");
     // Keep Python loading for longer than the timeout.
     await sandpit.page.waitForTimeout(1500);
     assert.equal(await sandpit.runtimeState(), "loading");
-    release();
+    held.release();
     const result = await sandpit.result(index);
     assert.equal(result.phase, "ok");
     assert.equal(result.value, "'done in time'");
@@ -143,19 +136,12 @@ describe("time limits", () => {
 
   test("a queued run can be cancelled before it starts", async () => {
     const sandpit = await app.newPage();
-    let release;
-    const held = new Promise((resolve) => {
-      release = resolve;
-    });
-    await sandpit.page.context().route("**/pyodide/python_stdlib.zip", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const held = await sandpit.holdDownloads("**/pyodide/python_stdlib.zip");
     await sandpit.open();
     const first = await sandpit.submit("'first'");
     const second = await sandpit.submit("'second'");
     await sandpit.page.getByTestId("stop").click();
-    release();
+    held.release();
     assert.equal((await sandpit.result(first)).phase, "cancelled");
     assert.equal((await sandpit.result(second)).value, "'second'");
     await sandpit.assertHealthy();
