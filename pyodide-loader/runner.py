@@ -13,7 +13,9 @@ import inspect
 import io
 import json
 import linecache
+import mimetypes
 import os
+import re
 import sys
 import time
 import traceback
@@ -22,6 +24,11 @@ import traceback
 _STREAM_FLUSH_BYTES = 16 * 1024
 #: ...or once the oldest waiting output is this old (seconds).
 _STREAM_FLUSH_SECONDS = 0.05
+
+#: Sessions' working directories live here, one each.
+_SESSIONS_ROOT = "/home/pyodide/sessions"
+#: At most this many files are listed in a result.
+_MAX_LISTED_FILES = 1000
 
 #: Lines of code shown above and below the failing line.
 _CONTEXT_LINES = 2
@@ -124,8 +131,62 @@ def _session_globals(name: str) -> dict:
 
 
 def clear_session(name: str) -> None:
-    """Forgets a session's globals; its next run starts empty."""
+    """Forgets a session's globals and files; its next run starts empty."""
     _sessions.pop(name, None)
+    directory = _session_dir(name)
+    if os.path.isdir(directory):
+        import shutil
+
+        if os.getcwd().startswith(directory):
+            os.chdir("/home/pyodide")
+        shutil.rmtree(directory)
+
+
+def _session_dir(name: str) -> str:
+    """The session's working directory: its name made safe as one path segment."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".") or "_"
+    return f"{_SESSIONS_ROOT}/{safe}"
+
+
+def _write_inputs(files: list) -> None:
+    """Puts the request's files in the current directory, refusing paths that leave it."""
+    for item in files:
+        path = item["path"]
+        parts = path.replace("\\", "/").split("/")
+        if not path or path.startswith("/") or ".." in parts:
+            raise ValueError(f"input file path {path!r} must be relative and stay in the working directory")
+        if os.path.dirname(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(base64.b64decode(item["content_base64"]))
+
+
+def _snapshot() -> dict:
+    """Size and modification time of every file under the current directory."""
+    seen = {}
+    for root, dirs, names in os.walk("."):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in names:
+            path = os.path.join(root, name)[2:]
+            info = os.stat(path)
+            seen[path] = (info.st_size, info.st_mtime_ns)
+    return seen
+
+
+def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
+    """Files created or changed since ``before``, with their bytes when small enough."""
+    found = []
+    for path in sorted(after):
+        if before.get(path) == after[path]:
+            continue
+        size = after[path][0]
+        content = None
+        if size <= inline_limit:
+            with open(path, "rb") as handle:
+                content = base64.b64encode(handle.read()).decode("ascii")
+        mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
+        found.append({"path": path, "size": size, "mime": mime, "content_base64": content})
+    return found
 
 
 def _mime_bundle(obj) -> dict:
@@ -505,8 +566,14 @@ async def run(request_json: str, emit, eager_output: bool = False, failures_json
     sys.stdin, builtins.input = _NoStdin(), _input
     _current_displays = displays
     status, value, error, exit_code = "ok", None, None, None
+    before, after = None, {}
+    directory = _session_dir(request["session"])
+    os.makedirs(directory, exist_ok=True)
+    os.chdir(directory)
     started = time.perf_counter()
     try:
+        _write_inputs(request.get("files", []))
+        before = _snapshot()
         result = await _execute(code, filename, _session_globals(request["session"]))
         if result is not None:
             value = _describe_value(result, limits["value_bytes"])
@@ -529,6 +596,10 @@ async def run(request_json: str, emit, eager_output: bool = False, failures_json
         sys.stdout, sys.stderr, sys.stdin, builtins.input = saved
         _current_displays = None
         capture.flush()
+        # The code may have changed directory, or removed it; files are the session's.
+        os.makedirs(directory, exist_ok=True)
+        os.chdir(directory)
+        after = _snapshot()
 
     return json.dumps(
         {
@@ -548,6 +619,10 @@ async def run(request_json: str, emit, eager_output: bool = False, failures_json
             },
             # Filled in by the worker, which sees the browser's CSP reports.
             "blocked": [],
+            "artifacts": [] if before is None else _artifacts(before, after, limits["artifact_bytes"]),
+            "files": [
+                {"path": path, "size": size} for path, (size, _) in sorted(after.items())[:_MAX_LISTED_FILES]
+            ],
             "restored": None,
         }
     )

@@ -22,6 +22,10 @@ pub struct OutputLimits {
     pub value_bytes: u32,
     /// Maximum bytes of rich outputs (images, HTML) in all.
     pub display_bytes: u32,
+    /// Maximum bytes of input files in one request, in all.
+    pub input_bytes: u32,
+    /// Files created or changed up to this size come back with their content.
+    pub artifact_bytes: u32,
 }
 
 impl Default for OutputLimits {
@@ -32,6 +36,8 @@ impl Default for OutputLimits {
             output_bytes: 256 * 1024,
             value_bytes: 64 * 1024,
             display_bytes: 8 * 1024 * 1024,
+            input_bytes: 32 * 1024 * 1024,
+            artifact_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -47,6 +53,10 @@ pub struct RunRequest {
     /// Wall-clock limit on executing the code, in milliseconds; `None` for no limit.
     /// Loading Python and waiting in the queue do not count.
     pub timeout_ms: Option<u32>,
+    /// Files to put in the session's working directory (the run's current
+    /// directory) before the code runs.
+    #[serde(default)]
+    pub files: Vec<InputFile>,
     /// Packages to load before the code runs, besides those its imports name.
     #[serde(default)]
     pub packages: Vec<String>,
@@ -64,10 +74,22 @@ impl RunRequest {
             code: code.into(),
             session: DEFAULT_SESSION.to_owned(),
             timeout_ms: Some(DEFAULT_TIMEOUT_MS),
+            files: Vec::new(),
             packages: Vec::new(),
             figure_format: FigureFormat::default(),
             limits: OutputLimits::default(),
         }
+    }
+
+    /// The same request, with `files` put in the working directory first.
+    pub fn with_files(mut self, files: Vec<InputFile>) -> Self {
+        self.files = files;
+        self
+    }
+
+    /// Bytes of input files in all, decoded.
+    pub fn input_bytes(&self) -> u64 {
+        self.files.iter().map(InputFile::size).sum()
     }
 
     /// The same request, also loading `packages` first.
@@ -87,6 +109,48 @@ impl RunRequest {
         self.timeout_ms = timeout_ms;
         self
     }
+}
+
+/// A file a caller hands to a run (a CSV a user attached in a chat, say).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct InputFile {
+    /// Path relative to the session's working directory; no `..`, not absolute.
+    pub path: String,
+    /// The bytes, base64.
+    pub content_base64: String,
+}
+
+impl InputFile {
+    /// Decoded size in bytes, from the base64 length.
+    pub fn size(&self) -> u64 {
+        let text = self.content_base64.trim_end_matches('=');
+        (text.len() as u64 * 3) / 4
+    }
+}
+
+/// A file the run created or changed in its working directory.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Artifact {
+    /// Path relative to the working directory.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// MIME type guessed from the name.
+    pub mime: String,
+    /// The bytes, base64, when no larger than [`OutputLimits::artifact_bytes`].
+    pub content_base64: Option<String>,
+}
+
+/// A file in the session's working directory after the run.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct FileEntry {
+    /// Path relative to the working directory.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
 }
 
 /// Image format for captured matplotlib figures.
@@ -342,6 +406,10 @@ pub struct RunResult {
     pub truncated: Truncation,
     /// Requests the network policy refused during the run.
     pub blocked: Vec<BlockedRequest>,
+    /// Files the run created or changed, in path order.
+    pub artifacts: Vec<Artifact>,
+    /// Every file in the session's working directory after the run.
+    pub files: Vec<FileEntry>,
     /// Set when the worker was replaced after this run (timeout without
     /// interrupts, crash, cancel): how the sessions' state was rebuilt.
     pub restored: Option<Restoration>,

@@ -90,6 +90,8 @@ fn failed_run() -> RunResult {
         duration_ms: 100.0,
         truncated: Truncation::default(),
         blocked: vec![],
+        artifacts: vec![],
+        files: vec![],
         restored: None,
     }
 }

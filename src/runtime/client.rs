@@ -81,6 +81,9 @@ pub enum RuntimeError {
     /// Python failed to start, so nothing can run.
     #[error("{0}")]
     Unavailable(String),
+    /// The request was refused before it ran (its files are over the limit, say).
+    #[error("{0}")]
+    Rejected(String),
     /// The runtime was dropped before the run finished.
     #[error("the Python runtime was shut down")]
     Closed,
@@ -177,10 +180,13 @@ impl Runtime {
     ) -> (RunId, impl Future<Output = Outcome>) {
         let (done, receiver) = oneshot::channel();
         let failure = self.shared.borrow().failure.clone();
-        let id = match failure {
-            Some(message) => {
+        let refusal = failure
+            .map(RuntimeError::Unavailable)
+            .or_else(|| oversized_input(&request).map(RuntimeError::Rejected));
+        let id = match refusal {
+            Some(error) => {
                 // The receiver is alive until this function returns, so the send cannot fail.
-                let _ = done.send(Err(RuntimeError::Unavailable(message)));
+                let _ = done.send(Err(error));
                 0
             }
             None => {
@@ -252,6 +258,19 @@ impl Drop for Runtime {
         state.active = None;
         state.spare = None;
     }
+}
+
+/// Why a request's input files cannot be sent, if they are over its limit.
+fn oversized_input(request: &RunRequest) -> Option<String> {
+    let size = request.input_bytes();
+    let limit = u64::from(request.limits.input_bytes);
+    (size > limit).then(|| {
+        format!(
+            "the input files are {} in all, over the limit of {}: send smaller files or raise limits.input_bytes",
+            crate::format::bytes(size),
+            crate::format::bytes(limit)
+        )
+    })
 }
 
 fn now_ms() -> f64 {

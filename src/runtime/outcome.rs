@@ -122,6 +122,8 @@ pub fn stopped(
             displays: false,
         },
         blocked: Vec::new(),
+        artifacts: Vec::new(),
+        files: Vec::new(),
         restored,
     }
 }

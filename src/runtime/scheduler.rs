@@ -13,7 +13,7 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use crate::protocol::{
-    FigureFormat, HostMessage, LostRun, OutputLimits, Restoration, RunId, RunRequest,
+    FigureFormat, HostMessage, InputFile, LostRun, OutputLimits, Restoration, RunId, RunRequest,
     DEFAULT_TIMEOUT_MS,
 };
 
@@ -40,6 +40,7 @@ pub struct LedgerEntry {
     session: String,
     code: String,
     packages: Vec<String>,
+    files: Vec<InputFile>,
 }
 
 /// A job the scheduler is done with.
@@ -57,6 +58,8 @@ const REPLAY_LIMITS: OutputLimits = OutputLimits {
     output_bytes: 0,
     value_bytes: 0,
     display_bytes: 0,
+    input_bytes: u32::MAX,
+    artifact_bytes: 0,
 };
 
 /// The job queue, the ledger and any restore in progress.
@@ -171,6 +174,7 @@ impl Scheduler {
                         session: request.session,
                         code: request.code,
                         packages: request.packages,
+                        files: request.files,
                     });
                 }
                 done.push(Completion::Finished(id));
@@ -302,6 +306,7 @@ impl Scheduler {
                     code: entry.code.clone(),
                     session: entry.session.clone(),
                     timeout_ms: Some(DEFAULT_TIMEOUT_MS),
+                    files: entry.files.clone(),
                     packages: entry.packages.clone(),
                     figure_format: FigureFormat::Png,
                     limits: REPLAY_LIMITS,

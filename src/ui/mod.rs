@@ -3,6 +3,7 @@
 //! Components only wire signals to the runtime client; they never see the worker.
 
 mod editor;
+mod files;
 mod rich;
 mod run_view;
 mod sessions;
@@ -14,6 +15,7 @@ use leptos::task::spawn_local;
 use crate::protocol::{LoadStage, OutputChunk, RunId, RunRequest, RunResult, DEFAULT_SESSION};
 use crate::runtime::{RunEvent, Runtime, RuntimeStatus};
 use editor::Editor;
+use files::FilesPanel;
 use run_view::RunView;
 use sessions::SessionBar;
 use status_line::StatusLine;
@@ -153,6 +155,7 @@ pub fn App() -> impl IntoView {
         })
     };
     let runs = RwSignal::new(Vec::<RunEntry>::new());
+    let attached = RwSignal::new(Vec::new());
 
     let submit = move || {
         let live = RwSignal::new(Vec::new());
@@ -161,7 +164,8 @@ pub fn App() -> impl IntoView {
         let request = RunRequest::new(code.get_untracked())
             .in_session(session.get_untracked())
             .with_timeout_ms(timeout_ms)
-            .with_packages(package_list(&packages.get_untracked()));
+            .with_packages(package_list(&packages.get_untracked()))
+            .with_files(attached.try_update(std::mem::take).unwrap_or_default());
         let buffer = LiveBuffer::new(live);
         let on_event = move |event| match event {
             RunEvent::Packages {
@@ -235,6 +239,7 @@ pub fn App() -> impl IntoView {
             </header>
             <SessionBar runtime session />
             <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+            <FilesPanel attached runs session />
             <StatusLine status runs />
             <section class="runs" data-testid="runs">
                 <For

@@ -5,7 +5,9 @@ use leptos::prelude::*;
 use super::rich::RichOutput;
 use super::{RunEntry, RunPhase};
 use crate::format;
-use crate::protocol::{OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName};
+use crate::protocol::{
+    Artifact, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
+};
 
 /// A submitted run in any phase.
 #[component]
@@ -149,6 +151,13 @@ fn Finished(result: RunResult) -> impl IntoView {
     let restored = result
         .restored
         .map(|restored| view! { <RestoredNote restored /> });
+    let artifacts = (!result.artifacts.is_empty()).then(|| {
+        view! {
+            <ul class="artifacts" data-testid="artifacts">
+                {result.artifacts.into_iter().map(|artifact| view! { <ArtifactItem artifact /> }).collect_view()}
+            </ul>
+        }
+    });
     view! {
         <Output chunks=result.output />
         {truncated}
@@ -158,6 +167,7 @@ fn Finished(result: RunResult) -> impl IntoView {
         {displays_cut}
         {value}
         {error}
+        {artifacts}
         {restored}
         {exit}
         <div class="run-meta" data-testid="duration">{format::duration_ms(result.duration_ms)}</div>
@@ -165,6 +175,41 @@ fn Finished(result: RunResult) -> impl IntoView {
             <summary>"Result as JSON"</summary>
             <pre data-testid="result-json">{as_json}</pre>
         </details>
+    }
+}
+
+/// A file the run wrote: a download when its bytes came back, else its size.
+#[component]
+fn ArtifactItem(artifact: Artifact) -> impl IntoView {
+    let label = format!(
+        "{} ({}, {})",
+        artifact.path,
+        artifact.mime,
+        format::bytes(artifact.size)
+    );
+    let file_name = artifact
+        .path
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    match artifact.content_base64 {
+        Some(content) => {
+            let href = format!("data:{};base64,{content}", artifact.mime);
+            view! {
+                <li data-testid="artifact" data-path=artifact.path.clone()>
+                    <a href=href download=file_name>{label}</a>
+                </li>
+            }
+            .into_any()
+        }
+        None => view! {
+            <li data-testid="artifact" data-path=artifact.path.clone()>
+                {label}
+                " — larger than the artifact limit, so its bytes stayed in the session"
+            </li>
+        }
+        .into_any(),
     }
 }
 
