@@ -4,7 +4,8 @@
 // browser tests do (tests/e2e/harness.mjs); the raw baseline (bench/raw/) is
 // a minimal page whose worker loads the same Pyodide files and answers
 // runPython over plain postMessage. Each figure is measured on both.
-import { dirname, join } from "node:path";
+import { stat } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { serve } from "../scripts/serve.mjs";
@@ -14,7 +15,7 @@ import { measureLoads } from "./loads.mjs";
 import { describeMachine, loadAverage } from "./machine.mjs";
 import { loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
-import { measureOwnSize } from "./size.mjs";
+import { listFiles, measureOwnSize } from "./size.mjs";
 import { rawTarget, sandpitTarget } from "./targets.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -24,10 +25,10 @@ const RAW = join(ROOT, "bench", "raw");
 /** How much to measure; `make bench` takes a few minutes on 2 cores with these. */
 export const DEFAULT_SETTINGS = {
   /** Cold + warm page loads per target (figures 1, 2, 3, 7). */
-  loads: 5,
+  loads: 3,
   /** Timed round trips per kind of run and target (figure 4). */
   roundTrips: 100,
-  /** Passes over the program set per target (figure 6). */
+  /** Passes over the program set per target, each on a fresh page (figure 6). */
   passes: 3,
   /** How many programs of the set to use (all when null). */
   programs: null,
@@ -40,6 +41,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   const settings = { ...DEFAULT_SETTINGS, ...overrides };
   const programs = (await loadPrograms()).slice(0, settings.programs ?? undefined);
   const loadBefore = loadAverage();
+  const distBefore = await fingerprint(DIST);
   const app = await startApp();
   let rawServer = null;
   try {
@@ -52,14 +54,37 @@ export async function runBench(overrides = {}, log = () => {}) {
     return {
       date: new Date().toISOString(),
       machine: describeMachine({ root: ROOT, browser: app.browser, loadBefore }),
+      // A rebuild while measuring mixes two builds in one report.
+      distChanged: (await fingerprint(DIST)) !== distBefore,
       settings: { ...settings, programs: programs.length },
       figures: buildFigures({ loads, sessions, programCount: programs.length, size, server }),
-      details: { server, size, bytesFirstLoad: Object.fromEntries(targets.map((t) => [t.name, loads[t.name][0].transferred])), memory: memoryDetails(sessions) },
+      details: {
+        server,
+        size,
+        bytesFirstLoad: Object.fromEntries(targets.map((t) => [t.name, loads[t.name][0].transferred])),
+        memory: perTarget(sessions, (s) => s.memory),
+        mainThreadPerRun: perTarget(sessions, (s) => ({
+          trivial: perRun(s.trivial),
+          print100kb: perRun(s.print100kb),
+          throughput: perRun(s.throughput),
+        })),
+      },
     };
   } finally {
     await rawServer?.close();
     await app.close();
   }
+}
+
+/** Names, sizes and modification times of dist/'s files. */
+async function fingerprint(dir) {
+  const files = await Promise.all(
+    (await listFiles(dir)).map(async (path) => {
+      const { size, mtimeMs } = await stat(path);
+      return [relative(dir, path), size, mtimeMs];
+    }),
+  );
+  return JSON.stringify(files.sort());
 }
 
 /** How the server lets browsers cache Pyodide's wasm: it decides what a return visit costs. */
@@ -73,5 +98,8 @@ async function cacheHeaders(url) {
   };
 }
 
-const memoryDetails = (sessions) =>
-  Object.fromEntries(Object.entries(sessions).map(([name, s]) => [name, s.memory]));
+const perTarget = (sessions, pick) => Object.fromEntries(Object.entries(sessions).map(([name, s]) => [name, pick(s)]));
+
+/** Main-thread milliseconds per run, by kind of work. */
+const perRun = (measured) =>
+  Object.fromEntries(Object.entries(measured.mainThread).map(([key, ms]) => [key, ms / measured.runs]));

@@ -1,4 +1,6 @@
-// JS heap sizes through the Chrome DevTools Protocol, for the memory figure.
+// What the page does not report itself, read through the Chrome DevTools
+// Protocol: JS heap sizes (figure 8) and main-thread busy time (the notes
+// on what a run costs).
 //
 // Playwright gives a CDP session for a page but not for a dedicated worker,
 // so workers are reached from a browser session with the (older, unflattened)
@@ -75,4 +77,25 @@ async function measureTarget(session, targetId) {
     session.off("Target.receivedMessageFromTarget", onMessage);
     await session.send("Target.detachFromTarget", { sessionId });
   }
+}
+
+/**
+ * A clock of `page`'s main-thread time by kind (ms, cumulative): busy time
+ * in tasks, and of it script, style and layout. `read()` samples it.
+ */
+export async function mainThreadClock(page) {
+  const session = await page.context().newCDPSession(page);
+  await withTimeout(session.send("Performance.enable"), "Performance.enable");
+  return {
+    async read() {
+      const { metrics } = await withTimeout(session.send("Performance.getMetrics"), "Performance.getMetrics");
+      const ms = (name) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+      return {
+        task: ms("TaskDuration"),
+        script: ms("ScriptDuration"),
+        style: ms("RecalcStyleDuration"),
+        layout: ms("LayoutDuration"),
+      };
+    },
+  };
 }

@@ -210,28 +210,37 @@ function firstResultNote(loads) {
   );
 }
 
-/** Where a Sandpit run's time goes, as medians over the runs of `measured`. */
-function costSplit(measured) {
-  const part = (key) => median(measured.parts.map((p) => p[key]));
+/**
+ * Where a Sandpit run's time goes: the split of its round trip (medians)
+ * and what its page's main thread did per run, against raw's main thread.
+ */
+function costSplit(sandpit, raw) {
+  const part = (key) => median(sandpit.parts.map((p) => p[key]));
+  const perRun = (m, key) => m.mainThread[key] / m.runs;
   return (
-    `Split (medians): ${formatMs(part("submit"))} on the page before the request leaves for the worker ` +
-    `(editor, Rust client), ${formatMs(part("worker"))} in the worker and messaging (the runner reports ` +
-    `${formatMs(median(measured.pythonMs))} inside Python), ${formatMs(part("render"))} on the page after ` +
-    `the result arrives (Rust client, rendering the run into the DOM).`
+    `Split (medians): ${formatMs(part("submit"))} from pressing Run until the request leaves for the worker; ` +
+    `${formatMs(part("worker"))} until the result is back on the page (the runner reports ` +
+    `${formatMs(median(sandpit.pythonMs))} inside Python; the rest is the worker, messaging, and main-thread ` +
+    `work that delays the result's delivery); ${formatMs(part("render"))} from there until the run is in the DOM. ` +
+    `Sandpit's main thread was busy ${formatMs(perRun(sandpit, "task"))} per run (script ` +
+    `${formatMs(perRun(sandpit, "script"))}, style ${formatMs(perRun(sandpit, "style"))}, layout ` +
+    `${formatMs(perRun(sandpit, "layout"))}, other work such as paint and GC ` +
+    `${formatMs(perRun(sandpit, "task") - perRun(sandpit, "script") - perRun(sandpit, "style") - perRun(sandpit, "layout"))}); ` +
+    `raw's ${formatMs(perRun(raw, "task"))}.`
   );
 }
 
 function roundTripNote(sessions, key) {
   const s = median(sessions.sandpit[key].ms);
   const r = median(sessions.raw[key].ms);
-  return `Median ${formatMs(s)} against raw ${formatMs(r)}. ${costSplit(sessions.sandpit[key])}`;
+  return `Median ${formatMs(s)} against raw ${formatMs(r)}. ${costSplit(sessions.sandpit[key], sessions.raw[key])}`;
 }
 
 function throughputNote(sessions) {
   const perRun = (name) => 1000 / median(sessions[name].throughput.runsPerSecond);
   return (
     `A program takes ${formatMs(perRun("sandpit"))} in Sandpit against ${formatMs(perRun("raw"))} raw. ` +
-    costSplit(sessions.sandpit.throughput)
+    costSplit(sessions.sandpit.throughput, sessions.raw.throughput)
   );
 }
 

@@ -39,7 +39,7 @@ function tableRow(figure) {
   ].join(" | ").trim();
 }
 
-export function markdown({ date, machine, settings, figures, details, note }) {
+export function markdown({ date, machine, distChanged, settings, figures, details, note }) {
   const missed = figures.filter((f) => f.measured && f.target.met === false);
   const lines = [
     "# Benchmarks: Sandpit against raw Pyodide",
@@ -52,8 +52,9 @@ export function markdown({ date, machine, settings, figures, details, note }) {
     `- Load average before measuring: ${machine.loadAverageBefore.toFixed(2)}, after: ${machine.loadAverageAfter.toFixed(2)}` +
       (machine.busy ? " — **the machine was busy with other work while measuring**: absolute times are inflated; the targets were measured alternately, so ratios suffer less." : ""),
     ...(note ? [`- Note: ${note}`] : []),
+    ...(distChanged ? ["- **`dist/` was rebuilt while measuring: these figures mix two builds. Measure again.**"] : []),
     `- Samples: ${settings.loads} cold + warm loads per target; ${settings.roundTrips} timed round trips per kind; ` +
-      `${settings.passes} passes over ${settings.programs} programs; memory after 1 run and after the whole session.`,
+      `${settings.passes} passes over ${settings.programs} programs; memory after 1 run and after ${settings.memoryRuns.toLocaleString("en-US")}.`,
     "",
     "Each cell is the median (p95 where the figure says so) with the smallest and largest sample in brackets. " +
       "Ratio is Sandpit over raw for the same figure.",
@@ -82,8 +83,12 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "`print(1)` is submitted the moment the page can take it (Sandpit: when the editor appears; raw: at script start).",
     "- Bytes: response bodies of every request until the page has settled (Sandpit starts a warm spare worker after ready, " +
       "which fetches Pyodide again), as Content-Length; the server does not compress.",
-    "- Round trips and throughput run in one long session per target, after a short warm-up; throughput runs the program " +
-      "set (`bench/programs/*.py`, each program with its own asserts) one program at a time, each waiting for the previous result.",
+    "- Throughput: each pass runs the program set (`bench/programs/*.py`, each program with its own asserts) on a fresh " +
+      "page, one program at a time, each waiting for the previous result.",
+    "- Round trips and memory: one long session per target from a fresh page: run 1, a memory snapshot, the round trips " +
+      "(after 3 warm-up runs each), programs up to the memory run count, a second snapshot. Sandpit's page keeps every run " +
+      "on screen, so what a run costs there depends on how many came before; the notes give its main-thread time per run " +
+      "(DevTools' Performance metrics).",
     "- Memory: V8 heap in use on the page and in every worker (after a forced GC, via DevTools) plus the app's wasm memory " +
       "and Python's wasm memory (read by a probe run). The warm spare's wasm memory cannot be read from a run and is not included; " +
       "its JS heap is. Blink's DOM heap is not part of the figure; it is in `results.json`.",

@@ -21,7 +21,8 @@ export async function measureOwnSize(dist) {
   return { total: { bytes: total("bytes"), gzip: total("gzip") }, files };
 }
 
-async function listFiles(dir) {
+/** Every file under `dir`, recursively. */
+export async function listFiles(dir) {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(
     entries.map((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)])),
