@@ -527,19 +527,24 @@ pub enum LoadStage {
     Runner,
 }
 
+/// How far start-up has come.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LoadProgress {
+    /// Current phase.
+    pub stage: LoadStage,
+    /// Bytes downloaded so far.
+    pub loaded: u64,
+    /// Bytes to download in all, when known.
+    pub total: Option<u64>,
+}
+
 /// Messages from the worker to the host.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum WorkerMessage {
     /// Start-up progress.
-    Progress {
-        /// Current phase.
-        stage: LoadStage,
-        /// Bytes downloaded so far.
-        loaded: u64,
-        /// Bytes to download in all, when the server says.
-        total: Option<u64>,
-    },
+    Progress(LoadProgress),
     /// The interpreter is up; runs may be sent.
     Ready {
         /// Python version, e.g. `3.14.2`.

@@ -19,7 +19,7 @@ use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
 use super::worker::PythonWorker;
 use crate::protocol::{
-    HostMessage, LoadStage, OutputChunk, RunId, RunRequest, RunResult, RunStatus, WorkerMessage,
+    HostMessage, LoadProgress, OutputChunk, RunId, RunRequest, RunResult, RunStatus, WorkerMessage,
 };
 
 /// How long an interrupted run may take to stop before its worker is terminated
@@ -30,14 +30,7 @@ const INTERRUPT_GRACE_MS: u32 = 1_000;
 #[derive(Debug, Clone, PartialEq)]
 pub enum RuntimeStatus {
     /// Starting up.
-    Loading {
-        /// Current phase.
-        stage: LoadStage,
-        /// Bytes downloaded so far.
-        loaded: u64,
-        /// Bytes to download in all, when known.
-        total: Option<u64>,
-    },
+    Loading(LoadProgress),
     /// Runs go straight to Python.
     Ready {
         /// Python version.
@@ -569,15 +562,7 @@ fn on_worker_message(shared: &Rc<RefCell<Shared>>, generation: u64, data: JsValu
 fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
     let on_status = shared.borrow().on_status.clone();
     match message {
-        WorkerMessage::Progress {
-            stage,
-            loaded,
-            total,
-        } => on_status(RuntimeStatus::Loading {
-            stage,
-            loaded,
-            total,
-        }),
+        WorkerMessage::Progress(progress) => on_status(RuntimeStatus::Loading(progress)),
         WorkerMessage::Ready { python, pyodide } => {
             let (next, interrupts) = {
                 let mut state = shared.borrow_mut();

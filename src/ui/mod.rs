@@ -12,7 +12,9 @@ mod status_line;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::protocol::{LoadStage, OutputChunk, RunId, RunRequest, RunResult, DEFAULT_SESSION};
+use crate::protocol::{
+    LoadProgress, LoadStage, OutputChunk, RunId, RunRequest, RunResult, DEFAULT_SESSION,
+};
 use crate::runtime::{RunEvent, Runtime, RuntimeStatus};
 use editor::Editor;
 use files::FilesPanel;
@@ -126,11 +128,11 @@ fn now_ms() -> f64 {
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
-    let status = RwSignal::new(RuntimeStatus::Loading {
+    let status = RwSignal::new(RuntimeStatus::Loading(LoadProgress {
         stage: LoadStage::Download,
         loaded: 0,
         total: None,
-    });
+    }));
     let runtime = match Runtime::start(move |s| status.set(s)) {
         Ok(runtime) => Some(runtime),
         Err(error) => {

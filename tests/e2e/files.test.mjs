@@ -1,26 +1,17 @@
 // Files in and out: attached files land in the session's working directory,
 // files the run creates or changes come back as artifacts.
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { startApp } from "./harness.mjs";
+import { useSandpit } from "./harness.mjs";
 
 const decode = (base64) => Buffer.from(base64, "base64").toString("utf8");
 
 describe("files", () => {
-  let app;
   let sandpit;
 
-  before(async () => {
-    app = await startApp();
-    sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
-  });
-  afterEach(async () => {
-    await sandpit.assertHealthy();
-  });
-  after(async () => {
-    await app?.close();
+  useSandpit((page) => {
+    sandpit = page;
   });
 
   test("a CSV goes in by the picker, is read with csv, and a processed file comes out", async () => {

@@ -1,23 +1,14 @@
 // The walking skeleton, end to end: the real bundle, real Chromium, real Pyodide.
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 
-import { startApp } from "./harness.mjs";
+import { startApp, useSandpit } from "./harness.mjs";
 
 describe("running Python from the page", () => {
-  let app;
   let sandpit;
 
-  before(async () => {
-    app = await startApp();
-    sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
-  });
-  afterEach(async () => {
-    await sandpit.assertHealthy();
-  });
-  after(async () => {
-    await app?.close();
+  useSandpit((page) => {
+    sandpit = page;
   });
 
   test("the status line names the Python and Pyodide versions", async () => {

@@ -10,6 +10,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { after, afterEach, before } from "node:test";
+
 import Ajv2020 from "ajv/dist/2020.js";
 import { chromium } from "playwright-core";
 
@@ -109,6 +111,29 @@ export async function startApp({ isolated = true, allowOrigins } = {}) {
       await server.close();
     },
   };
+}
+
+/**
+ * The usual hooks of a describe block: one app and one ready page for the
+ * block, health checked after each test (console errors matching `allow`
+ * excepted), everything closed at the end. `ready(sandpit, app)` receives
+ * the page once it is ready, to keep it and finish setting it up.
+ */
+export function useSandpit(ready, { isolated = true, allow = [] } = {}) {
+  let app;
+  let sandpit;
+  before(async () => {
+    app = await startApp({ isolated });
+    sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    await ready(sandpit, app);
+  });
+  afterEach(async () => {
+    await sandpit.assertHealthy({ allow });
+  });
+  after(async () => {
+    await app?.close();
+  });
 }
 
 /** The app as a user sees it, by its `data-testid` hooks. */

@@ -1,9 +1,9 @@
 // Packages and figures, offline: every non-loopback host is unreachable in
 // these tests (the harness aborts such requests), as for a user offline.
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 
-import { startApp } from "./harness.mjs";
+import { startApp, useSandpit } from "./harness.mjs";
 
 /** What the browser logs when a download fails its integrity check, or cannot connect. */
 const DOWNLOAD_FAILURES = [
@@ -13,22 +13,13 @@ const DOWNLOAD_FAILURES = [
 ];
 
 describe("packages", () => {
-  let app;
   let sandpit;
 
-  before(async () => {
-    app = await startApp();
-    sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
+  useSandpit(async (page) => {
+    sandpit = page;
     // Importing sympy compiles hundreds of modules: give it room.
     await sandpit.setTimeoutSeconds(120);
-  });
-  afterEach(async () => {
-    await sandpit.assertHealthy({ allow: DOWNLOAD_FAILURES });
-  });
-  after(async () => {
-    await app?.close();
-  });
+  }, { allow: DOWNLOAD_FAILURES });
 
   test("import sympy works offline, from the bundled wheels, and gives a correct result", async () => {
     const result = await sandpit.run(
@@ -123,19 +114,10 @@ describe("wheel integrity", () => {
 });
 
 describe("figures", () => {
-  let app;
   let sandpit;
 
-  before(async () => {
-    app = await startApp();
-    sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
-  });
-  afterEach(async () => {
-    await sandpit.assertHealthy();
-  });
-  after(async () => {
-    await app?.close();
+  useSandpit((page) => {
+    sandpit = page;
   });
 
   test("matplotlib is pointed at Sandpit's capturing backend before any import", async () => {

@@ -2,9 +2,9 @@
 // and keeps (or restores) the session's state. Run on a cross-origin
 // isolated page (interrupts) and on a plain one (terminate and replay).
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 
-import { startApp } from "./harness.mjs";
+import { startApp, useSandpit } from "./harness.mjs";
 
 /** What Pyodide logs when its interpreter dies: expected in crash tests only. */
 const PYODIDE_CRASH_LOGS = [
@@ -18,23 +18,17 @@ for (const isolated of [true, false]) {
   const mode = isolated ? "interrupt (COOP/COEP page)" : "terminate and replay (plain page)";
 
   describe(`recovery by ${mode}`, () => {
-    let app;
     let sandpit;
 
-    before(async () => {
-      app = await startApp({ isolated });
-      sandpit = await (await app.newPage()).open();
-      await sandpit.waitReady();
-      const interrupts = await sandpit.page.getByTestId("runtime-state").getAttribute("data-interrupts");
-      assert.equal(interrupts, String(isolated), "the page uses the expected stopping mechanism");
-      await sandpit.setTimeoutSeconds(1);
-    });
-    afterEach(async () => {
-      await sandpit.assertHealthy({ allow: PYODIDE_CRASH_LOGS });
-    });
-    after(async () => {
-      await app?.close();
-    });
+    useSandpit(
+      async (page) => {
+        sandpit = page;
+        const interrupts = await sandpit.page.getByTestId("runtime-state").getAttribute("data-interrupts");
+        assert.equal(interrupts, String(isolated), "the page uses the expected stopping mechanism");
+        await sandpit.setTimeoutSeconds(1);
+      },
+      { isolated, allow: PYODIDE_CRASH_LOGS },
+    );
 
     test("an endless loop times out and the session keeps its variables", async () => {
       await sandpit.run("counter = 41\nimport math");
