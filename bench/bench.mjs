@@ -22,7 +22,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(ROOT, "dist");
 const RAW = join(ROOT, "bench", "raw");
 
-/** How much to measure; `make bench` takes a few minutes on 2 cores with these. */
+/** How much to measure: a few minutes on 2 cores, most of it Sandpit's 1,000-run session. */
 export const DEFAULT_SETTINGS = {
   /** Cold + warm page loads per target (figures 1, 2, 3, 7). */
   loads: 3,

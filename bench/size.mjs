@@ -21,9 +21,12 @@ export async function measureOwnSize(dist) {
   return { total: { bytes: total("bytes"), gzip: total("gzip") }, files };
 }
 
-/** Every file under `dir`, recursively. */
+/**
+ * Every file under `dir`, recursively, except hidden ones: Trunk stages the
+ * next build in dist/.stage, which is not part of the app being served.
+ */
 export async function listFiles(dir) {
-  const entries = await readdir(dir, { withFileTypes: true });
+  const entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => !entry.name.startsWith("."));
   const nested = await Promise.all(
     entries.map((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)])),
   );
