@@ -148,13 +148,24 @@ def _session_dir(name: str) -> str:
     return f"{_SESSIONS_ROOT}/{safe}"
 
 
+def _checked_path(path: str) -> str:
+    """``path`` if it is relative and stays inside the working directory."""
+    parts = path.replace("\\", "/").split("/")
+    if not path or path.startswith("/") or ".." in parts:
+        raise ValueError(f"file path {path!r} must be relative and stay in the working directory")
+    return path
+
+
+def read_file(session: str, path: str) -> str:
+    """A file of a session's working directory, base64: for artifacts too big to inline."""
+    with open(os.path.join(_session_dir(session), _checked_path(path)), "rb") as handle:
+        return base64.b64encode(handle.read()).decode("ascii")
+
+
 def _write_inputs(files: list) -> None:
     """Puts the request's files in the current directory, refusing paths that leave it."""
     for item in files:
-        path = item["path"]
-        parts = path.replace("\\", "/").split("/")
-        if not path or path.startswith("/") or ".." in parts:
-            raise ValueError(f"input file path {path!r} must be relative and stay in the working directory")
+        path = _checked_path(item["path"])
         if os.path.dirname(path):
             os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as handle:

@@ -67,6 +67,9 @@ function onHostMessage(message) {
     case "clear_session":
       chain = chain.then(() => clearSession(message.id, message.session));
       break;
+    case "read_file":
+      chain = chain.then(() => readFile(message.id, message.session, message.path));
+      break;
     default:
       console.warn("sandpit worker: ignored a message outside the protocol", message?.type);
   }
@@ -315,6 +318,14 @@ async function run(id, request) {
     if (!crashed) post({ type: "run_failed", id, message: String(error?.message ?? error) });
   } finally {
     currentRun = null;
+  }
+}
+
+async function readFile(id, session, path) {
+  try {
+    post({ type: "file_read", id, content_base64: runner.read_file(session, path), error: null });
+  } catch (error) {
+    post({ type: "file_read", id, content_base64: null, error: String(error?.message ?? error) });
   }
 }
 

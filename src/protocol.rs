@@ -506,6 +506,15 @@ pub enum HostMessage {
         /// What to run.
         request: RunRequest,
     },
+    /// Read a file from a session's working directory; answered by `file_read`.
+    ReadFile {
+        /// Id echoed in the answer.
+        id: RunId,
+        /// The session.
+        session: String,
+        /// Path relative to its working directory.
+        path: String,
+    },
     /// Empty a session's globals (or forget the session); answered by `session_cleared`.
     ClearSession {
         /// Id echoed in the answer.
@@ -586,6 +595,15 @@ pub enum WorkerMessage {
         id: RunId,
         /// What went wrong.
         message: String,
+    },
+    /// A file was read (or could not be).
+    FileRead {
+        /// The `read_file` message's id.
+        id: RunId,
+        /// The bytes, base64, when the file could be read.
+        content_base64: Option<String>,
+        /// Why not, otherwise.
+        error: Option<String>,
     },
     /// A session was cleared.
     SessionCleared {

@@ -124,6 +124,7 @@ struct Shared {
     scheduler: Scheduler,
     runs: HashMap<RunId, PendingRun>,
     clears: HashMap<RunId, oneshot::Sender<Result<(), RuntimeError>>>,
+    reads: HashMap<RunId, oneshot::Sender<Result<String, RuntimeError>>>,
     /// The timeout of the job in flight, or the grace period of an interrupt.
     timer: Option<Timer>,
     /// The run an interrupt was sent to; stopping it again means terminating.
@@ -150,6 +151,7 @@ impl Runtime {
                 scheduler: Scheduler::new(),
                 runs: HashMap::new(),
                 clears: HashMap::new(),
+                reads: HashMap::new(),
                 timer: None,
                 interrupting: None,
                 on_status: Rc::new(on_status),
@@ -234,6 +236,24 @@ impl Runtime {
             forget,
         });
         self.shared.borrow_mut().clears.insert(id, done);
+        dispatch(&self.shared, next);
+        async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
+    }
+
+    /// Reads a file from a session's working directory; resolves to its bytes, base64.
+    ///
+    /// For artifacts too large to come back with their run's result.
+    pub fn read_file(
+        &self,
+        session: &str,
+        path: &str,
+    ) -> impl Future<Output = Result<String, RuntimeError>> {
+        let (done, receiver) = oneshot::channel();
+        let (id, next) = self.shared.borrow_mut().scheduler.submit(Job::ReadFile {
+            session: session.to_owned(),
+            path: path.to_owned(),
+        });
+        self.shared.borrow_mut().reads.insert(id, done);
         dispatch(&self.shared, next);
         async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
     }
@@ -444,12 +464,20 @@ fn resolve(shared: &Rc<RefCell<Shared>>, completions: Vec<Completion>) {
                 }
             }
             Completion::Restored(id, restoration) => {
-                let (pending, clear) = {
+                let (pending, clear, read) = {
                     let mut state = shared.borrow_mut();
-                    (state.runs.remove(&id), state.clears.remove(&id))
+                    (
+                        state.runs.remove(&id),
+                        state.clears.remove(&id),
+                        state.reads.remove(&id),
+                    )
                 };
                 if let Some(done) = clear {
                     let _ = done.send(Ok(()));
+                }
+                if let Some(done) = read {
+                    let message = "the sandbox restarted while reading the file".to_owned();
+                    let _ = done.send(Err(RuntimeError::Rejected(message)));
                 }
                 if let Some(run) = pending {
                     let reason = run.stop.unwrap_or(StopReason::Crashed("unknown".into()));
@@ -465,7 +493,7 @@ fn resolve(shared: &Rc<RefCell<Shared>>, completions: Vec<Completion>) {
 
 /// Python cannot run any more: every waiting job fails with `message`.
 fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
-    let (on_status, runs, clears) = {
+    let (on_status, runs, clears, reads) = {
         let mut state = shared.borrow_mut();
         state.failure = Some(message.clone());
         state.timer = None;
@@ -477,7 +505,8 @@ fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
             .iter()
             .filter_map(|id| state.clears.remove(id))
             .collect();
-        (state.on_status.clone(), runs, clears)
+        let reads: Vec<_> = ids.iter().filter_map(|id| state.reads.remove(id)).collect();
+        (state.on_status.clone(), runs, clears, reads)
     };
     for run in runs {
         let _ = run
@@ -486,6 +515,9 @@ fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
     }
     for clear in clears {
         let _ = clear.send(Err(RuntimeError::Unavailable(message.clone())));
+    }
+    for read in reads {
+        let _ = read.send(Err(RuntimeError::Unavailable(message.clone())));
     }
     on_status(RuntimeStatus::Failed { message });
 }
@@ -614,6 +646,27 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
             if shared.borrow().scheduler.in_flight() == Some(id) {
                 restart(shared, StopReason::Crashed(message));
             }
+        }
+        WorkerMessage::FileRead {
+            id,
+            content_base64,
+            error,
+        } => {
+            let (completions, next, read) = {
+                let mut state = shared.borrow_mut();
+                let (completions, next) = state.scheduler.complete(id, true, "");
+                (completions, next, state.reads.remove(&id))
+            };
+            if let Some(done) = read {
+                let outcome = content_base64.ok_or_else(|| {
+                    RuntimeError::Rejected(
+                        error.unwrap_or_else(|| "the file could not be read".into()),
+                    )
+                });
+                let _ = done.send(outcome);
+            }
+            resolve(shared, completions);
+            dispatch(shared, next);
         }
         WorkerMessage::SessionCleared { id } => {
             let (completions, next) = {

@@ -31,6 +31,13 @@ pub enum Job {
     },
     /// Re-runs a ledger entry to rebuild state in a new worker.
     Replay(LedgerEntry),
+    /// Reads a file from a session's working directory.
+    ReadFile {
+        /// The session.
+        session: String,
+        /// Path relative to its working directory.
+        path: String,
+    },
 }
 
 /// A run that succeeded, kept so it can be replayed.
@@ -183,6 +190,7 @@ impl Scheduler {
                 self.ledger.retain(|entry| entry.session != session);
                 done.push(Completion::Finished(id));
             }
+            Some(Job::ReadFile { .. }) => done.push(Completion::Finished(id)),
             Some(Job::Replay(entry)) => {
                 if !succeeded {
                     self.lose(&entry, reason);
@@ -213,6 +221,7 @@ impl Scheduler {
                 self.lose(&entry, reason);
                 None
             }
+            Some((id, Job::ReadFile { .. })) => Some(id),
             None => None,
         };
         self.ready = false;
@@ -299,6 +308,11 @@ impl Scheduler {
             Job::Clear { session, .. } => HostMessage::ClearSession {
                 id,
                 session: session.clone(),
+            },
+            Job::ReadFile { session, path } => HostMessage::ReadFile {
+                id,
+                session: session.clone(),
+                path: path.clone(),
             },
             Job::Replay(entry) => HostMessage::Run {
                 id,

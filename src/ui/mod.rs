@@ -143,6 +143,7 @@ pub fn App() -> impl IntoView {
         }
     };
     let runtime: SharedRuntime = StoredValue::new_local(runtime);
+    provide_context(runtime);
     let code = RwSignal::new(EXAMPLE.to_owned());
     let timeout_s = RwSignal::new(30.0_f64);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());

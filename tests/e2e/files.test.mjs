@@ -1,6 +1,7 @@
 // Files in and out: attached files land in the session's working directory,
 // files the run creates or changes come back as artifacts.
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 
 import { useSandpit } from "./harness.mjs";
@@ -89,16 +90,34 @@ describe("files", () => {
     assert.equal(cleared.value, "[]");
   });
 
+  test("an artifact over the inline limit is listed by size and downloads from the session", async () => {
+    const result = await sandpit.run("open('big.bin', 'wb').write(bytes(range(256)) * 20_000)");
+    const [artifact] = result.json.artifacts;
+    assert.deepEqual(
+      [artifact.path, artifact.size, artifact.content_base64],
+      ["big.bin", 5_120_000, null],
+      "over 4 MiB: no bytes in the result",
+    );
+    const [download] = await Promise.all([
+      sandpit.page.waitForEvent("download"),
+      sandpit.page.getByTestId("download").last().click(),
+    ]);
+    assert.equal(download.suggestedFilename(), "big.bin");
+    const bytes = await readFile(await download.path());
+    assert.equal(bytes.length, 5_120_000);
+    assert.deepEqual([bytes[0], bytes[255], bytes[256], bytes.at(-1)], [0, 255, 0, 255]);
+  });
+
   test("input files over the size limit give a clear error and nothing runs", async () => {
     const big = Buffer.alloc(33 * 1024 * 1024, 120);
     await sandpit.page
       .getByTestId("file-input")
-      .setInputFiles({ name: "big.bin", mimeType: "application/octet-stream", buffer: big });
-    await sandpit.page.getByTestId("attached").filter({ hasText: "big.bin" }).waitFor();
+      .setInputFiles({ name: "huge.bin", mimeType: "application/octet-stream", buffer: big });
+    await sandpit.page.getByTestId("attached").filter({ hasText: "huge.bin" }).waitFor();
     const result = await sandpit.run("open('never-written.txt', 'w').write('ran')");
     assert.equal(result.phase, "failed");
     assert.match(result.failure, /input files are 34\.6 MB in all, over the limit of 33\.6 MB/);
-    const check = await sandpit.run("import os\nos.path.exists('never-written.txt'), os.path.exists('big.bin')");
+    const check = await sandpit.run("import os\nos.path.exists('never-written.txt'), os.path.exists('huge.bin')");
     assert.equal(check.value, "(False, False)");
   });
 });
