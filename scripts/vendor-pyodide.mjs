@@ -6,7 +6,8 @@
 //   scripts/setup.sh) and writes a lockfile in which those packages point at
 //   the bundled wheels, with the sha256 of the files actually shipped (the
 //   browser refuses a wheel whose hash differs), and every other package
-//   points at the Pyodide CDN (absolute URLs), for use when online.
+//   points at the Pyodide CDN (absolute URLs; `packages.cdn` in
+//   www/sandpit.config.json overrides the base), for use when online.
 // - Writes manifest.json: the size of each file Pyodide fetches at start-up
 //   (so the worker can show progress in bytes before the first response),
 //   the bundled packages, and the CDN base.
@@ -57,8 +58,19 @@ async function pinnedWheels() {
     });
 }
 
+/** The deployment's package base URL (`packages.cdn` in www/sandpit.config.json), else Pyodide's. */
+async function packageBase() {
+  const config = JSON.parse(await readFile(join("www", "sandpit.config.json"), "utf8"));
+  const base = config.packages?.cdn;
+  if (!base) return cdnBase();
+  if (!/^https?:\/\/[^\s]+\/$/.test(base)) {
+    throw new Error(`vendor-pyodide: packages.cdn must be an http(s) URL ending in /: ${base}`);
+  }
+  return base;
+}
+
 const normalize = (name) => name.toLowerCase().replace(/[-_.]+/g, "-");
-const cdn = await cdnBase();
+const cdn = await packageBase();
 const lock = JSON.parse(await readFile(join(source, "pyodide-lock.json"), "utf8"));
 const files = await readdir(WHEELS).catch(() => {
   throw new Error(`vendor-pyodide: ${WHEELS} is missing; run scripts/setup.sh`);
