@@ -82,6 +82,11 @@ function recordWorkerMessages() {
   };
 }
 
+/** Debian's headless Chromium with the flags this machine kind needs (see TOOLCHAIN.md); also used by bench/. */
+export function launchChromium() {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
 /**
  * Serves dist/ and launches Chromium. `isolated: false` serves without
  * COOP/COEP, as a page embedded in a third-party site would be;
@@ -90,7 +95,7 @@ function recordWorkerMessages() {
 export async function startApp({ isolated = true, allowOrigins } = {}) {
   assert.ok(existsSync(join(DIST, "index.html")), "dist/ is missing: run `make build` first");
   const server = await serve({ root: DIST, isolated, allowOrigins });
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   return {
     url: server.url,
     browser,
