@@ -72,10 +72,11 @@ describe("packages", () => {
 
   test("package loading does not count against the run's timeout", async () => {
     const held = await sandpit.holdDownloads("**/pyodide/pyparsing-*.whl");
-    await sandpit.setTimeoutSeconds(1);
+    // Long enough for the import itself on a busy machine, shorter than the hold.
+    await sandpit.setTimeoutSeconds(3);
     const index = await sandpit.submit("import pyparsing\npyparsing.Word('ab').parse_string('abba')[0]");
     await sandpit.page.locator('[data-testid="run-entry"][data-phase="queued"], [data-testid="run-entry"][data-phase="loading"]').last().waitFor();
-    await sandpit.page.waitForTimeout(1500);
+    await sandpit.page.waitForTimeout(4000);
     held.release();
     const result = await sandpit.result(index);
     assert.equal(result.phase, "ok", JSON.stringify(result.json?.error));
