@@ -1,21 +1,22 @@
 // `make bench`: Sandpit against raw Pyodide in the same Chromium run.
 //
-// Sandpit is the built bundle in dist/, served and driven the way the
-// browser tests do (tests/e2e/harness.mjs); the raw baseline (bench/raw/) is
-// a minimal page whose worker loads the same Pyodide files and answers
-// runPython over plain postMessage. Each figure is measured on both.
-import { stat } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+// Sandpit is the built bundle in dist/ (a snapshot of it), served by
+// scripts/serve.mjs and driven through its UI the way the browser tests do;
+// the raw baseline (bench/raw/) is a minimal page whose worker loads the same
+// Pyodide files and answers runPython over plain postMessage, served the same
+// way. Each figure is measured on both, in one headless Chromium.
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { serve } from "../scripts/serve.mjs";
-import { startApp } from "../tests/e2e/harness.mjs";
+import { launchChromium } from "./browser.mjs";
+import { snapshotBundle } from "./bundle.mjs";
 import { buildFigures } from "./figures.mjs";
 import { measureLoads } from "./loads.mjs";
 import { describeMachine, loadAverage } from "./machine.mjs";
 import { loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
-import { listFiles, measureOwnSize } from "./size.mjs";
+import { measureOwnSize } from "./size.mjs";
 import { rawTarget, sandpitTarget } from "./targets.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -41,21 +42,22 @@ export async function runBench(overrides = {}, log = () => {}) {
   const settings = { ...DEFAULT_SETTINGS, ...overrides };
   const programs = (await loadPrograms()).slice(0, settings.programs ?? undefined);
   const loadBefore = loadAverage();
-  const distBefore = await fingerprint(DIST);
-  const app = await startApp();
+  const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
+  let appServer = null;
   let rawServer = null;
+  let browser = null;
   try {
-    rawServer = await serve({ root: RAW });
-    const targets = [sandpitTarget(app.url), rawTarget(rawServer.url)];
-    const server = await cacheHeaders(app.url);
-    const loads = await measureLoads(app.browser, targets, settings.loads, log);
-    const sessions = await measureSessions(app.browser, targets, programs, settings, log);
-    const size = await measureOwnSize(DIST);
+    appServer = await serve({ root: bundle.dist });
+    rawServer = await serve({ root: bundle.raw });
+    browser = await launchChromium();
+    const targets = [sandpitTarget(appServer.url), rawTarget(rawServer.url)];
+    const server = await cacheHeaders(appServer.url);
+    const loads = await measureLoads(browser, targets, settings.loads, log);
+    const sessions = await measureSessions(browser, targets, programs, settings, log);
+    const size = await measureOwnSize(bundle.dist);
     return {
       date: new Date().toISOString(),
-      machine: describeMachine({ root: ROOT, browser: app.browser, loadBefore }),
-      // A rebuild while measuring mixes two builds in one report.
-      distChanged: (await fingerprint(DIST)) !== distBefore,
+      machine: describeMachine({ root: ROOT, dist: bundle.dist, browser, loadBefore }),
       settings: { ...settings, programs: programs.length },
       figures: buildFigures({ loads, sessions, programCount: programs.length, size, server }),
       details: {
@@ -71,20 +73,11 @@ export async function runBench(overrides = {}, log = () => {}) {
       },
     };
   } finally {
+    await browser?.close();
     await rawServer?.close();
-    await app.close();
+    await appServer?.close();
+    await bundle.remove();
   }
-}
-
-/** Names, sizes and modification times of dist/'s files. */
-async function fingerprint(dir) {
-  const files = await Promise.all(
-    (await listFiles(dir)).map(async (path) => {
-      const { size, mtimeMs } = await stat(path);
-      return [relative(dir, path), size, mtimeMs];
-    }),
-  );
-  return JSON.stringify(files.sort());
 }
 
 /** How the server lets browsers cache Pyodide's wasm: it decides what a return visit costs. */

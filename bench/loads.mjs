@@ -1,6 +1,7 @@
 // Figures 1, 2, 3 and 7a: opening the page. Each sample is a fresh browser
 // context (empty HTTP cache): a first visit measured cold, then a return
 // visit in a new tab of the same context, with the cache the first one left.
+import { newContext } from "./browser.mjs";
 
 /** What an agent runs the moment it opens the page (figure 3). */
 export const FIRST_RUN = "print(1)";
@@ -21,7 +22,7 @@ export async function measureLoads(browser, targets, samples, log) {
 const ms = (value) => `${Math.round(value)} ms`;
 
 async function measureLoad(browser, target) {
-  const context = await browser.newContext();
+  const context = await newContext(browser);
   try {
     await target.prepare(context, { firstRun: FIRST_RUN });
     const bytes = countResponseBytes(context);

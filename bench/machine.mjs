@@ -7,9 +7,9 @@ import { availableParallelism, loadavg } from "node:os";
 export const loadAverage = () => loadavg()[0];
 
 /** `nproc`, CPU model, browser and software versions, and the commit measured. */
-export function describeMachine({ root, browser, loadBefore }) {
+export function describeMachine({ root, dist, browser, loadBefore }) {
   const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
-  const manifest = JSON.parse(readFileSync(`${root}/dist/pyodide/manifest.json`, "utf8"));
+  const manifest = JSON.parse(readFileSync(`${dist}/pyodide/manifest.json`, "utf8"));
   const nproc = availableParallelism();
   return {
     nproc,

@@ -39,7 +39,7 @@ function tableRow(figure) {
   ].join(" | ").trim();
 }
 
-export function markdown({ date, machine, distChanged, settings, figures, details, note }) {
+export function markdown({ date, machine, settings, figures, details, note }) {
   const missed = figures.filter((f) => f.measured && f.target.met === false);
   const lines = [
     "# Benchmarks: Sandpit against raw Pyodide",
@@ -52,7 +52,6 @@ export function markdown({ date, machine, distChanged, settings, figures, detail
     `- Load average before measuring: ${machine.loadAverageBefore.toFixed(2)}, after: ${machine.loadAverageAfter.toFixed(2)}` +
       (machine.busy ? " — **the machine was busy with other work while measuring**: absolute times are inflated; the targets were measured alternately, so ratios suffer less." : ""),
     ...(note ? [`- Note: ${note}`] : []),
-    ...(distChanged ? ["- **`dist/` was rebuilt while measuring: these figures mix two builds. Measure again.**"] : []),
     `- Samples: ${settings.loads} cold + warm loads per target; ${settings.roundTrips} timed round trips per kind; ` +
       `${settings.passes} passes over ${settings.programs} programs; memory after 1 run and after ${settings.memoryRuns.toLocaleString("en-US")}.`,
     "",
@@ -72,7 +71,8 @@ export function markdown({ date, machine, distChanged, settings, figures, detail
   lines.push(
     "## How it is measured",
     "",
-    "- Sandpit is the release bundle in `dist/`, served by `scripts/serve.mjs` on loopback with its usual headers; " +
+    "- Sandpit is the release bundle in `dist/` (copied when the bench starts, so a rebuild cannot change it midway), " +
+      "served by `scripts/serve.mjs` on loopback with its usual headers; " +
       "the raw baseline (`bench/raw/`) is a page and a module worker that load the same `dist/pyodide/` files and answer " +
       "`runPython` over plain `postMessage`, served the same way. Both run in one headless Chromium, alternately.",
     "- Times are taken on the page's own clock: start-up figures from navigation start; a round trip from handing over " +

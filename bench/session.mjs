@@ -8,6 +8,7 @@
 // The targets' pages stay open side by side and the work alternates between
 // them in small blocks, so a busy moment on the machine hits both alike.
 import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { newContext } from "./browser.mjs";
 import { mainThreadClock, pageHeap, workerHeaps } from "./cdp.mjs";
 import { runSeries } from "./page-scripts.mjs";
 
@@ -110,7 +111,7 @@ function printedAll(result) {
 
 /** A fresh context with `target` open, settled and driven through `window.__bench`. */
 async function openSession(browser, target) {
-  const context = await browser.newContext();
+  const context = await newContext(browser);
   let page;
   let clock;
   try {

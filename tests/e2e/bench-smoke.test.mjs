@@ -43,7 +43,6 @@ test("the benchmark harness measures every figure", { timeout: 240_000 }, async 
     }
     assert.equal(results.settings.programs, TINY.programs);
     assert.ok(results.machine.nproc >= 1 && results.machine.cpu && results.machine.chromium);
-    assert.equal(typeof results.distChanged, "boolean");
 
     const markdown = await readFile(join(dir, "RESULTS.md"), "utf8");
     assert.match(markdown, /\| 5 \| .* \| not measured yet: needs issue 3 \|/);
