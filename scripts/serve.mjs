@@ -2,12 +2,15 @@
 //
 // Used by `make run` and, imported, by the browser tests (each test starts
 // its own server on a free port and closes it). Static hosts that cannot set
-// headers get them from the service worker instead (see the PWA issue).
+// headers get them from the service worker instead: both take the header
+// values from www/security-headers.js.
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { createServer } from "node:http";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { extname, join, normalize, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+
+import { connectOrigins, securityHeaders } from "../www/security-headers.js";
 
 const MIME = {
   ".html": "text/html; charset=utf-8",
@@ -24,80 +27,60 @@ const MIME = {
   ".webmanifest": "application/manifest+json",
 };
 
-/** Cross-origin isolation: lets the page share memory with the worker (interrupts). */
-const ISOLATION_HEADERS = {
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Embedder-Policy": "require-corp",
-};
-
-/**
- * The worker's own CSP, enforced inside the worker: Pyodide needs
- * 'wasm-unsafe-eval' and same-origin fetches; `allowOrigins` are the origins
- * a deployment lets Python fetch data from. No eval, no nested workers.
- */
-export function workerCsp(allowOrigins = []) {
-  for (const origin of allowOrigins) {
-    if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin)) {
-      throw new Error(`not an origin (scheme://host[:port]): ${JSON.stringify(origin)}`);
-    }
-  }
-  const connect = ["'self'", ...allowOrigins].join(" ");
-  return `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src ${connect}; worker-src 'none'`;
-}
-
-/** The deployment's settings, `sandpit.config.json` at the bundle's root. */
-async function readConfig(root) {
-  const text = await readFile(join(root, "sandpit.config.json"), "utf8").catch(() => null);
-  if (text === null) return {};
+/** A JSON file of the bundle, or null when it is missing. */
+async function readJson(root, path) {
+  const text = await readFile(join(root, path), "utf8").catch(() => null);
+  if (text === null) return null;
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Error(`sandpit.config.json is not valid JSON: ${error.message}`);
+    throw new Error(`${path} is not valid JSON: ${error.message}`);
   }
 }
 
 /**
- * Where packages that are not bundled come from (Pyodide's CDN, written into
- * the bundle's manifest at build time): Python may load them when online.
+ * Origins Python may reach from this bundle: the deployment's allowlist
+ * (`sandpit.config.json`, or `allowOrigins` when given) and the package CDN.
  */
-async function packageOrigins(root) {
-  const text = await readFile(join(root, "pyodide", "manifest.json"), "utf8").catch(() => null);
-  const cdn = text && JSON.parse(text).cdn;
-  return cdn ? [new URL(cdn).origin] : [];
+async function bundleConnect(root, allowOrigins) {
+  const config = await readJson(root, "sandpit.config.json");
+  const manifest = await readJson(root, "pyodide/manifest.json");
+  const allow = allowOrigins ? { network: { allow: allowOrigins } } : config;
+  return connectOrigins(allow, manifest);
 }
 
-function headersFor(path, isolated, csp) {
-  const headers = {
+function headersFor(root, path, isolated, connect) {
+  const appPath = relative(root, path).split(sep).join("/");
+  return {
     "Content-Type": MIME[extname(path)] ?? "application/octet-stream",
     "Cache-Control": "no-cache",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "X-Content-Type-Options": "nosniff",
+    ...securityHeaders(appPath, { isolated, connect }),
   };
-  if (isolated) Object.assign(headers, ISOLATION_HEADERS);
-  if (path.endsWith(`${sep}pyodide-loader${sep}worker.mjs`)) {
-    headers["Content-Security-Policy"] = csp;
-  }
-  return headers;
 }
 
 /**
  * Starts a static server for `root` on 127.0.0.1.
  * `isolated: false` leaves out COOP/COEP, as an embedding chat page would.
  * `allowOrigins` overrides the config file's `network.allow` list.
- * Resolves to `{ url, close }`; `port: 0` picks a free port.
+ * Resolves to `{ url, close, setRoot }`; `port: 0` picks a free port.
+ * `setRoot(dir)` serves another directory from the same origin (a new
+ * deployment, for the update tests); `close()` may be called more than once.
  */
 export async function serve({ root, port = 0, isolated = true, allowOrigins }) {
-  const base = resolve(root);
-  const config = await readConfig(base);
-  const csp = workerCsp([
-    ...(allowOrigins ?? config.network?.allow ?? []),
-    ...(await packageOrigins(base)),
-  ]);
+  let base = resolve(root);
+  // Per served directory, computed once; awaited here so a bad config fails at start.
+  const connectOf = new Map();
+  const connectFor = (dir) => {
+    if (!connectOf.has(dir)) connectOf.set(dir, bundleConnect(dir, allowOrigins));
+    return connectOf.get(dir);
+  };
+  await connectFor(base);
   const server = createServer(async (request, response) => {
+    const dir = base;
     try {
       const url = new URL(request.url, "http://127.0.0.1");
-      let path = normalize(join(base, decodeURIComponent(url.pathname)));
-      if (path !== base && !path.startsWith(base + sep)) {
+      let path = normalize(join(dir, decodeURIComponent(url.pathname)));
+      if (path !== dir && !path.startsWith(dir + sep)) {
         response.writeHead(403).end("forbidden");
         return;
       }
@@ -110,7 +93,7 @@ export async function serve({ root, port = 0, isolated = true, allowOrigins }) {
         response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
         return;
       }
-      response.writeHead(200, { ...headersFor(path, isolated, csp), "Content-Length": info.size });
+      response.writeHead(200, { ...headersFor(dir, path, isolated, await connectFor(dir)), "Content-Length": info.size });
       if (request.method === "HEAD") {
         response.end();
         return;
@@ -125,13 +108,19 @@ export async function serve({ root, port = 0, isolated = true, allowOrigins }) {
     server.listen(port, "127.0.0.1", ok);
   });
   const { port: bound } = server.address();
+  let closed = null;
   return {
     url: `http://127.0.0.1:${bound}/`,
-    close: () =>
-      new Promise((ok) => {
+    setRoot(dir) {
+      base = resolve(dir);
+    },
+    close() {
+      closed ??= new Promise((ok) => {
         server.closeAllConnections();
         server.close(() => ok());
-      }),
+      });
+      return closed;
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 //! Human-readable numbers for the status line and output markers.
 
 use crate::protocol::LoadStage;
+use crate::storage::Usage;
 
 /// `1536` -> `"1.5 KB"`; decimal units, as browsers show downloads.
 pub fn bytes(n: u64) -> String {
@@ -41,6 +42,29 @@ pub fn loading(stage: LoadStage, loaded: u64, total: Option<u64>) -> String {
     }
 }
 
+/// Settings' storage line, e.g. `"Storage: 13.5 MB used of 10.0 GB (app 13.4 MB, your work 20.5 KB)."`;
+/// the breakdown only where the browser gives one.
+pub fn storage_usage(usage: &Usage) -> String {
+    let size = |b: f64| bytes(b.max(0.0) as u64);
+    let parts: Vec<String> = [
+        usage.caches.map(|b| format!("app {}", size(b))),
+        usage.indexed_db.map(|b| format!("your work {}", size(b))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let detail = if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    };
+    format!(
+        "Storage: {} used of {}{detail}.",
+        size(usage.usage),
+        size(usage.quota)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +99,22 @@ mod tests {
             loading(LoadStage::Runner, 1, Some(1)),
             "Installing the runner"
         );
+    }
+
+    #[test]
+    fn storage_usage_breaks_down_where_the_browser_does() {
+        let mut usage = Usage {
+            usage: 13_520_000.0,
+            quota: 10e9,
+            caches: Some(13_400_000.0),
+            indexed_db: Some(20_480.0),
+        };
+        assert_eq!(
+            storage_usage(&usage),
+            "Storage: 13.5 MB used of 10.0 GB (app 13.4 MB, your work 20.5 KB)."
+        );
+        usage.caches = None;
+        usage.indexed_db = None;
+        assert_eq!(storage_usage(&usage), "Storage: 13.5 MB used of 10.0 GB.");
     }
 }

@@ -2,10 +2,15 @@
 //!
 //! The host page (this crate, compiled to wasm32) talks to Pyodide in a module
 //! worker. [`protocol`] is the single definition of what crosses that boundary,
-//! [`runtime`] owns the worker, and [`ui`] wires it to the page.
+//! [`runtime`] owns the worker, and [`ui`] wires it to the page. [`storage`]
+//! keeps the user's work across reloads and [`pwa`] is the page's side of the
+//! service worker (offline, updates, install).
 #![deny(clippy::unwrap_used)]
 
 pub mod format;
+mod js_error;
 pub mod protocol;
+pub mod pwa;
 pub mod runtime;
+pub mod storage;
 pub mod ui;

@@ -1,13 +1,17 @@
 //! The page: sessions, an editor, the runs so far, and a status line.
 //!
-//! Components only wire signals to the runtime client; they never see the worker.
+//! Components only wire signals to the runtime client; they never see the
+//! worker, the service worker or IndexedDB.
 
 mod editor;
 mod files;
 mod rich;
 mod run_view;
 mod sessions;
+mod settings;
 mod status_line;
+mod update;
+mod workspace;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -20,7 +24,10 @@ use editor::Editor;
 use files::FilesPanel;
 use run_view::RunView;
 use sessions::SessionBar;
+use settings::Settings;
 use status_line::StatusLine;
+use update::{watch_pwa, InstallButton, UpdatePrompt};
+use workspace::{PageState, Persistence, SaveState};
 
 /// Code shown on first load, so the Run button does something useful at once.
 const EXAMPLE: &str =
@@ -76,6 +83,8 @@ pub struct RunEntry {
     pub phase: RwSignal<RunPhase>,
     /// Output streamed while it runs.
     pub live: RwSignal<Vec<OutputChunk>>,
+    /// Restored from an earlier visit: its session's Python state is gone.
+    pub earlier: bool,
 }
 
 /// Output streamed by a running run, drawn at most once per animation frame:
@@ -157,8 +166,16 @@ pub fn App() -> impl IntoView {
             all.insert(session.get_untracked(), text);
         })
     };
+    let names = RwSignal::new(vec![DEFAULT_SESSION.to_owned()]);
     let runs = RwSignal::new(Vec::<RunEntry>::new());
     let attached = RwSignal::new(Vec::new());
+    let persistence = Persistence::start(PageState {
+        code,
+        session,
+        names,
+        runs,
+    });
+    let pwa = watch_pwa();
 
     let submit = move || {
         let live = RwSignal::new(Vec::new());
@@ -199,10 +216,12 @@ pub fn App() -> impl IntoView {
             session: StoredValue::new(session_name),
             phase,
             live,
+            earlier: false,
         };
         runs.update(|r| r.push(entry));
         let Some((_, pending)) = submitted else {
             phase.set(RunPhase::Failed("Python is not available".into()));
+            persistence.record_run(&entry);
             return;
         };
         spawn_local(async move {
@@ -210,6 +229,7 @@ pub fn App() -> impl IntoView {
                 Ok(result) => RunPhase::Finished(result),
                 Err(error) => RunPhase::Failed(error.to_string()),
             });
+            persistence.record_run(&entry);
         });
     };
 
@@ -239,18 +259,25 @@ pub fn App() -> impl IntoView {
             <header class="app-header">
                 <h1>"Sandpit"</h1>
                 <span class="tagline">"Python in your browser, nothing leaves the page"</span>
+                <InstallButton pwa />
+                <Settings pwa />
             </header>
-            <SessionBar runtime session />
-            <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
-            <FilesPanel attached runs session />
-            <StatusLine status runs />
-            <section class="runs" data-testid="runs">
-                <For
-                    each=move || runs.get()
-                    key=|entry| entry.seq
-                    children=move |entry| view! { <RunView entry /> }
-                />
-            </section>
+            <UpdatePrompt pwa />
+            // The editor appears once the saved work is back, so nothing typed is overwritten.
+            <Show when=move || persistence.restored()>
+                <SessionBar runtime session names />
+                <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                <FilesPanel attached runs session />
+                <SaveState persistence />
+                <StatusLine status runs />
+                <section class="runs" data-testid="runs">
+                    <For
+                        each=move || runs.get()
+                        key=|entry| entry.seq
+                        children=move |entry| view! { <RunView entry /> }
+                    />
+                </section>
+            </Show>
         </main>
     }
 }

@@ -62,8 +62,11 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
         .into_any(),
     };
     view! {
-        <article class="run" data-testid="run-entry" data-phase=phase_name>
-            <div class="run-session">{format!("session {}", entry.session.get_value())}</div>
+        <article class="run" data-testid="run-entry" data-phase=phase_name data-earlier=entry.earlier.to_string()>
+            <div class="run-session">
+                {format!("session {}", entry.session.get_value())}
+                {entry.earlier.then_some(" · from an earlier visit: its Python state is gone")}
+            </div>
             <CodeListing code=entry.code.get_value() highlight=Signal::derive(error_line) />
             {body}
         </article>

@@ -6,10 +6,13 @@ use leptos::task::spawn_local;
 use super::SharedRuntime;
 use crate::protocol::DEFAULT_SESSION;
 
-/// Sessions have isolated globals; runs go to the one picked here.
+/// Sessions have isolated globals; runs go to the one picked here, from `names`.
 #[component]
-pub fn SessionBar(runtime: SharedRuntime, session: RwSignal<String>) -> impl IntoView {
-    let names = RwSignal::new(vec![DEFAULT_SESSION.to_owned()]);
+pub fn SessionBar(
+    runtime: SharedRuntime,
+    session: RwSignal<String>,
+    names: RwSignal<Vec<String>>,
+) -> impl IntoView {
     let draft = RwSignal::new(String::new());
     let notice = RwSignal::new(None::<String>);
 

@@ -7,6 +7,8 @@
 // errors so each test can fail on them.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,7 +20,8 @@ import { chromium } from "playwright-core";
 import { serve } from "../../scripts/serve.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const DIST = join(ROOT, "dist");
+/** The built bundle the tests serve. */
+export const DIST = join(ROOT, "dist");
 
 /** How long Python may take to load in a test (cold wasm compile on a busy 2-core machine). */
 export const READY_TIMEOUT_MS = 60_000;
@@ -82,38 +85,70 @@ function recordWorkerMessages() {
   };
 }
 
+/**
+ * Tests run with no network: anything not on loopback fails at once, as it
+ * would offline (nothing may reach a CDN from a test).
+ */
+function loopbackOnly(context) {
+  return context.route(
+    (url) => !["127.0.0.1", "localhost"].includes(url.hostname) && url.protocol.startsWith("http"),
+    (route) => route.abort("internetdisconnected"),
+  );
+}
+
 /** Debian's headless Chromium with the flags this machine kind needs (see TOOLCHAIN.md); also used by bench/. */
 export function launchChromium() {
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
 /**
- * Serves dist/ and launches Chromium. `isolated: false` serves without
- * COOP/COEP, as a page embedded in a third-party site would be;
+ * Serves dist/ (or `root`) and launches Chromium. `isolated: false` serves
+ * without COOP/COEP, as a page embedded in a third-party site would be;
  * `allowOrigins` are origins the network policy lets Python fetch from.
+ * `server` is exposed so a test can stop it (offline) or serve another
+ * deployment from the same origin (`server.setRoot`).
  */
-export async function startApp({ isolated = true, allowOrigins } = {}) {
-  assert.ok(existsSync(join(DIST, "index.html")), "dist/ is missing: run `make build` first");
-  const server = await serve({ root: DIST, isolated, allowOrigins });
+export async function startApp({ isolated = true, allowOrigins, root = DIST } = {}) {
+  assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
+  const server = await serve({ root, isolated, allowOrigins });
   const browser = await launchChromium();
+  const profiles = [];
   return {
     url: server.url,
     browser,
-    /** A fresh page object in its own browser context. */
+    server,
+    /** A fresh page object in its own (incognito) browser context. */
     async newPage() {
       const context = await browser.newContext();
-      // Tests run with no network: anything not on loopback fails at once,
-      // as it would offline (nothing may reach a CDN from a test).
-      await context.route(
-        (url) => !["127.0.0.1", "localhost"].includes(url.hostname) && url.protocol.startsWith("http"),
-        (route) => route.abort("internetdisconnected"),
-      );
+      await loopbackOnly(context);
       const page = await context.newPage();
+      return new SandpitPage(page, server.url);
+    },
+    /**
+     * A page in a browser with an on-disk profile, as a user has it: Chromium
+     * offers installation only outside incognito contexts.
+     */
+    async newProfilePage() {
+      const profile = await mkdtemp(join(tmpdir(), "sandpit-profile-"));
+      const context = await chromium
+        .launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS })
+        .catch(async (error) => {
+          await rm(profile, { recursive: true, force: true });
+          throw error;
+        });
+      profiles.push({ profile, context });
+      await loopbackOnly(context);
+      const page = context.pages()[0] ?? (await context.newPage());
       return new SandpitPage(page, server.url);
     },
     async close() {
       await browser.close();
       await server.close();
+      // A persistent context is a browser of its own.
+      for (const { profile, context } of profiles) {
+        await context.close();
+        await rm(profile, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -168,6 +203,54 @@ export class SandpitPage {
       .locator('[data-testid="runtime-state"][data-state="ready"]')
       .waitFor({ timeout: READY_TIMEOUT_MS });
     return this;
+  }
+
+  /** Waits until the service worker controls the page: the whole app is cached. */
+  async waitOfflineReady() {
+    await this.page
+      .locator('[data-testid="offline-state"][data-state="ready"]')
+      .waitFor({ state: "attached", timeout: READY_TIMEOUT_MS });
+    return this.page.getByTestId("offline-state").getAttribute("data-version");
+  }
+
+  /**
+   * Reloads through `action` (default: a plain reload), after checking the
+   * page so far; the new document's worker messages are checked from zero.
+   */
+  async reload(action = () => this.page.reload()) {
+    await this.assertHealthy();
+    const loaded = this.page.waitForEvent("load");
+    await action();
+    await loaded;
+    this.checkedMessages = 0;
+    await this.page.getByTestId("code").waitFor();
+    return this;
+  }
+
+  /** Waits until every change so far is saved (code, sessions, run history). */
+  async waitSaved() {
+    await this.page.locator('[data-testid="save-state"][data-state="saved"]').waitFor();
+  }
+
+  /** Every cache of the origin: name -> the URLs it holds, sorted. */
+  async cacheContents() {
+    return this.page.evaluate(async () => {
+      const contents = {};
+      for (const name of await caches.keys()) {
+        const requests = await (await caches.open(name)).keys();
+        contents[name] = requests.map((request) => request.url).sort();
+      }
+      return contents;
+    });
+  }
+
+  /** Opens the settings panel (storage usage is read when it opens). */
+  async openSettings() {
+    const settings = this.page.getByTestId("settings");
+    if (!(await settings.evaluate((details) => details.open))) {
+      await settings.locator("summary").click();
+    }
+    await this.page.getByTestId("storage-usage").filter({ hasText: /Storage/ }).waitFor();
   }
 
   async runtimeState() {

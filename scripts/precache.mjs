@@ -1,0 +1,74 @@
+// Trunk post-build hook (run after vendor-pyodide.mjs, see Trunk.toml):
+// lists every file of the bundle with its sha256 and size, and writes that
+// list into the service worker, replacing its `const PRECACHE = ...;` line.
+// The service worker then changes whenever any file does, which is how a
+// browser notices a new deployment, and it can check every cached file
+// against the hash it was built with.
+//
+//   node scripts/precache.mjs DIR    (re-stamps an already built bundle)
+import { createHash } from "node:crypto";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The service worker, relative to the bundle's root; the one file it does not list. */
+export const SW_FILE = "sw.js";
+
+/** The line of sw.js that carries the list (one line, so it can be replaced again). */
+const PRECACHE_LINE = /^const PRECACHE = .*;$/m;
+
+async function* walk(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else if (entry.isFile()) yield path;
+  }
+}
+
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+
+/**
+ * Hashes every file under `dir` but the service worker and writes the list
+ * into `dir`/sw.js. Returns `{ version, files }`, where `version` is derived
+ * from the contents, so two identical bundles have the same version.
+ */
+export async function writePrecache(dir) {
+  const files = {};
+  const paths = [];
+  for await (const path of walk(dir)) paths.push(relative(dir, path).split(sep).join("/"));
+  for (const path of paths.sort()) {
+    if (path === SW_FILE) continue;
+    const bytes = await readFile(join(dir, path));
+    files[path] = { sha256: sha256(bytes), size: bytes.length };
+  }
+  const manifest = { version: sha256(JSON.stringify(files)).slice(0, 16), files };
+  const swPath = join(dir, SW_FILE);
+  const source = await readFile(swPath, "utf8");
+  if (!PRECACHE_LINE.test(source)) {
+    throw new Error(`${swPath} has no "const PRECACHE = ...;" line to replace`);
+  }
+  // A function replacement: `$` in the JSON must not be read as a pattern.
+  const line = `const PRECACHE = ${JSON.stringify(manifest)};`;
+  await writeFile(swPath, source.replace(PRECACHE_LINE, () => line));
+  return manifest;
+}
+
+/** The list written into `dir`/sw.js by `writePrecache`. */
+export async function readPrecache(dir) {
+  const source = await readFile(join(dir, SW_FILE), "utf8");
+  const line = source.match(PRECACHE_LINE)?.[0];
+  if (!line) throw new Error(`${dir}/${SW_FILE} has no precache list`);
+  return JSON.parse(line.slice("const PRECACHE = ".length, -1));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const dir = process.env.TRUNK_STAGING_DIR ?? process.argv[2];
+  if (!dir) {
+    console.error("precache: give the bundle's directory, or run through `trunk build`.");
+    process.exit(1);
+  }
+  const { version, files } = await writePrecache(dir);
+  const bytes = Object.values(files).reduce((sum, file) => sum + file.size, 0);
+  const count = Object.keys(files).length;
+  console.log(`precache: ${count} files, ${(bytes / 1e6).toFixed(1)} MB, version ${version}`);
+}

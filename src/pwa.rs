@@ -1,0 +1,119 @@
+//! The installable, offline app as the page sees it: the service worker's
+//! state (offline copy ready, a new version waiting) and the browser's
+//! install prompt, through `www/pwa.js`.
+//!
+//! The service worker itself is `www/sw.js`; this is only the page's side.
+
+use serde::Deserialize;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::js_error;
+
+#[wasm_bindgen(module = "/www/pwa.js")]
+extern "C" {
+    type Subscription;
+
+    #[wasm_bindgen(catch)]
+    fn subscribe(on_change: &js_sys::Function) -> Result<Subscription, JsValue>;
+
+    #[wasm_bindgen(method)]
+    fn stop(this: &Subscription);
+
+    #[wasm_bindgen(catch, js_name = applyUpdate)]
+    fn js_apply_update() -> Result<(), JsValue>;
+
+    #[wasm_bindgen(catch, js_name = promptInstall)]
+    async fn js_prompt_install() -> Result<JsValue, JsValue>;
+}
+
+/// Why talking to the service worker or the install prompt failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PwaError {
+    /// The browser refused.
+    #[error("{0}")]
+    Browser(String),
+}
+
+impl From<JsValue> for PwaError {
+    fn from(value: JsValue) -> Self {
+        Self::Browser(js_error::message(&value))
+    }
+}
+
+/// Whether a new version of the app is waiting.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum UpdateState {
+    /// This is the newest version known.
+    #[default]
+    None,
+    /// A new version is downloaded and checked; it takes over on "Reload to update".
+    Ready,
+    /// Another tab switched to a new version; this page still runs the old code.
+    Activated,
+    /// A new version failed to download or check; this one keeps working.
+    Failed,
+}
+
+/// Everything the page shows about the offline app.
+#[derive(Deserialize, Debug, Clone, PartialEq, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct PwaState {
+    /// The browser has service workers (not in some private modes, not on plain http).
+    pub supported: bool,
+    /// A service worker controls the page: the whole app is cached and starts offline.
+    pub offline_ready: bool,
+    /// Whether a new version is waiting.
+    pub update: UpdateState,
+    /// The browser offers installation (its prompt was kept for the Install button).
+    pub installable: bool,
+    /// The version the service worker serves (derived from the files' hashes).
+    pub version: Option<String>,
+    /// Bytes of the app kept for offline use.
+    pub cached_bytes: Option<f64>,
+    /// Why the service worker could not be registered.
+    pub error: Option<String>,
+}
+
+/// Receives [`PwaState`] changes until dropped; registers the service worker
+/// on first use.
+pub struct PwaWatch {
+    subscription: Subscription,
+    _on_change: Closure<dyn FnMut(JsValue)>,
+}
+
+impl PwaWatch {
+    /// Calls `on_change` now and on every change. States that do not parse
+    /// (a glue bug) are logged and skipped.
+    pub fn start(mut on_change: impl FnMut(PwaState) + 'static) -> Result<Self, PwaError> {
+        let on_change = Closure::<dyn FnMut(JsValue)>::new(move |value: JsValue| {
+            match serde_wasm_bindgen::from_value(value) {
+                Ok(state) => on_change(state),
+                Err(error) => leptos::logging::warn!("sandpit: unexpected PWA state: {error}"),
+            }
+        });
+        let subscription = subscribe(on_change.as_ref().unchecked_ref())?;
+        Ok(Self {
+            subscription,
+            _on_change: on_change,
+        })
+    }
+}
+
+impl Drop for PwaWatch {
+    fn drop(&mut self) {
+        self.subscription.stop();
+    }
+}
+
+/// Lets the waiting version take over; the page reloads once it has.
+pub fn apply_update() -> Result<(), PwaError> {
+    js_apply_update().map_err(PwaError::from)
+}
+
+/// Shows the browser's install prompt; true when the user accepted.
+pub async fn prompt_install() -> Result<bool, PwaError> {
+    Ok(js_prompt_install().await?.as_bool() == Some(true))
+}

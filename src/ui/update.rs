@@ -1,0 +1,81 @@
+//! "Reload to update" and "Install": the offline app's two prompts.
+
+use leptos::logging::warn;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::pwa::{self, PwaState, PwaWatch, UpdateState};
+
+/// The service worker's state as a signal, for as long as the calling
+/// component lives (the watch is dropped with it).
+pub fn watch_pwa() -> ReadSignal<PwaState> {
+    let state = RwSignal::new(PwaState::default());
+    match PwaWatch::start(move |next| state.set(next)) {
+        Ok(watch) => {
+            StoredValue::new_local(watch);
+        }
+        Err(error) => {
+            warn!("sandpit: no offline support: {error}");
+            state.set(PwaState {
+                error: Some(error.to_string()),
+                ..PwaState::default()
+            });
+        }
+    }
+    state.read_only()
+}
+
+/// Offers the waiting version, or says another tab already switched to it.
+#[component]
+pub fn UpdatePrompt(pwa: ReadSignal<PwaState>) -> impl IntoView {
+    let update = move || pwa.with(|state| state.update);
+    let apply = move |_| {
+        if let Err(error) = pwa::apply_update() {
+            warn!("sandpit: could not update: {error}");
+        }
+    };
+    let state_name = move || match update() {
+        UpdateState::None => "none",
+        UpdateState::Ready => "ready",
+        UpdateState::Activated => "activated",
+        UpdateState::Failed => "failed",
+    };
+    let message = move || match update() {
+        UpdateState::None => None,
+        UpdateState::Ready => Some("A new version of Sandpit is ready."),
+        UpdateState::Activated => Some("Sandpit was updated in another tab."),
+        UpdateState::Failed => {
+            Some("A new version could not be downloaded; this one keeps working.")
+        }
+    };
+    let can_reload = move || matches!(update(), UpdateState::Ready | UpdateState::Activated);
+    view! {
+        <div class="update-prompt" data-testid="update-prompt" data-state=state_name>
+            {message}
+            <Show when=can_reload>
+                <button data-testid="apply-update" on:click=apply>
+                    "Reload to update"
+                </button>
+            </Show>
+        </div>
+    }
+}
+
+/// Shown only while the browser offers installation.
+#[component]
+pub fn InstallButton(pwa: ReadSignal<PwaState>) -> impl IntoView {
+    let install = move |_| {
+        spawn_local(async move {
+            if let Err(error) = pwa::prompt_install().await {
+                warn!("sandpit: install prompt failed: {error}");
+            }
+        });
+    };
+    view! {
+        <Show when=move || pwa.with(|state| state.installable)>
+            <button class="install-button" data-testid="install" on:click=install>
+                "Install"
+            </button>
+        </Show>
+    }
+}

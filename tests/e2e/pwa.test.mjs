@@ -1,0 +1,334 @@
+// The installable, offline app: the service worker, updates, installation,
+// and the user's work across reloads. Each test starts its own server and
+// browser (service workers persist per origin and context) and stops both.
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, afterEach, before, describe, test } from "node:test";
+
+import { readPrecache, writePrecache } from "../../scripts/precache.mjs";
+import { DIST, startApp } from "./harness.mjs";
+
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+
+/** Temporary directories, removed after the file's tests. */
+const scratch = [];
+async function scratchDir() {
+  const dir = await mkdtemp(join(tmpdir(), "sandpit-pwa-"));
+  scratch.push(dir);
+  return dir;
+}
+after(async () => {
+  for (const dir of scratch) await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * A copy of the built bundle as another deployment: `edit(dir)` changes its
+ * files, then its precache list is written again, as the build would.
+ */
+async function deployment(edit) {
+  const dir = join(await scratchDir(), "dist");
+  await cp(DIST, dir, { recursive: true });
+  await edit(dir);
+  return { dir, ...(await writePrecache(dir)) };
+}
+
+/** Marks a deployment's page so a test can tell which one it is running. */
+async function markIndex(dir, marker) {
+  const path = join(dir, "index.html");
+  const html = await readFile(path, "utf8");
+  await writeFile(path, html.replace("<head>", `<head><meta name="sandpit-test" content="${marker}">`));
+}
+
+const pageMarker = (sandpit) =>
+  sandpit.page.evaluate(() => document.querySelector('meta[name="sandpit-test"]')?.content ?? null);
+
+/** The sha256 of what Cache Storage holds for `path` (relative to the app), or null. */
+function cachedSha256(sandpit, path) {
+  return sandpit.page.evaluate(async (path) => {
+    const response = await caches.match(new URL(path, document.baseURI));
+    if (!response) return null;
+    const digest = await crypto.subtle.digest("SHA-256", await response.arrayBuffer());
+    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  }, path);
+}
+
+describe("offline", () => {
+  let app;
+  afterEach(async () => {
+    await app?.close();
+  });
+
+  test("after one visit online the app starts and runs Python with no network", async () => {
+    app = await startApp();
+    const sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    const version = await sandpit.waitOfflineReady();
+    assert.equal(version, (await readPrecache(DIST)).version, "the version built is the one cached");
+
+    await sandpit.page.context().setOffline(true);
+    await app.server.close();
+    await sandpit.reload();
+    await sandpit.waitReady();
+    const result = await sandpit.run("print(1)");
+    assert.equal(result.phase, "ok");
+    assert.deepEqual(result.output, [{ stream: "stdout", text: "1\n" }]);
+    // The service worker's headers isolate the page: runs stop by interrupt.
+    assert.equal(await sandpit.page.evaluate(() => crossOriginIsolated), true);
+    const reachable = await sandpit.page.evaluate(() =>
+      fetch("not-in-the-bundle.txt").then(
+        () => true,
+        () => false,
+      ),
+    );
+    assert.equal(reachable, false, "the network really is gone");
+    await sandpit.assertHealthy({ allow: [/ERR_INTERNET_DISCONNECTED.*not-in-the-bundle/] });
+  });
+
+  test("a cached file that was tampered with is fetched again, never served", async () => {
+    app = await startApp();
+    const sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    await sandpit.waitOfflineReady();
+    const { files } = await readPrecache(DIST);
+    const tamper = (paths) =>
+      sandpit.page.evaluate(async (paths) => {
+        for (const name of await caches.keys()) {
+          const cache = await caches.open(name);
+          for (const path of paths) {
+            const url = new URL(path, document.baseURI);
+            const body = path.endsWith(".py")
+              ? 'raise SystemExit("tampered runner")\n'
+              : "<!doctype html><title>tampered</title><p>tampered page</p>";
+            if (await cache.match(url)) await cache.put(url, new Response(body));
+          }
+        }
+      }, paths);
+    const tampered = ["index.html", "pyodide-loader/runner.py"];
+    await tamper(tampered);
+
+    await sandpit.reload();
+    await sandpit.waitReady();
+    assert.notEqual(await sandpit.page.title(), "tampered");
+    assert.equal((await sandpit.run("print(1)")).phase, "ok");
+    for (const path of tampered) {
+      assert.equal(await cachedSha256(sandpit, path), files[path].sha256, `${path} was fetched again`);
+    }
+
+    // Offline, a bad copy cannot be replaced: the request fails, the copy is not run.
+    await tamper(["pyodide-loader/runner.py"]);
+    await sandpit.page.context().setOffline(true);
+    await app.server.close();
+    await sandpit.reload();
+    await sandpit.page
+      .locator('[data-testid="runtime-state"][data-state="failed"]')
+      .waitFor({ timeout: 60_000 });
+    const state = await sandpit.page.getByTestId("runtime-state").textContent();
+    assert.doesNotMatch(state, /tampered runner/);
+    await sandpit.assertHealthy({ allow: [/Python failed to start/, /503/] });
+  });
+});
+
+describe("updates", () => {
+  let app;
+  after(async () => {
+    await app?.close();
+  });
+
+  test("a new deployment is offered, applied on reload, and leaves no stale cache", async () => {
+    const v1 = await deployment((dir) => markIndex(dir, "v1"));
+    const v2 = await deployment((dir) => markIndex(dir, "v2"));
+    // v2 with its one new file cut short after it was listed: a download
+    // that does not match what was built, as a half-finished upload gives.
+    // (Unchanged files are copied from v1's cache, not downloaded again.)
+    const broken = join(await scratchDir(), "dist");
+    await cp(v2.dir, broken, { recursive: true });
+    const page = join(broken, "index.html");
+    const html = await readFile(page);
+    await writeFile(page, html.subarray(0, html.length / 2));
+
+    app = await startApp({ root: v1.dir });
+    const sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    assert.equal(await sandpit.waitOfflineReady(), v1.version);
+    assert.equal(await pageMarker(sandpit), "v1");
+
+    // A broken deployment is found on the next visit, fails to install, and v1 stays.
+    app.server.setRoot(broken);
+    await sandpit.reload();
+    await sandpit.page
+      .locator('[data-testid="update-prompt"][data-state="failed"]')
+      .waitFor({ state: "attached", timeout: 60_000 });
+    assert.equal(await sandpit.page.getByTestId("apply-update").count(), 0);
+    await sandpit.waitReady();
+    assert.equal(await pageMarker(sandpit), "v1");
+    assert.equal((await sandpit.run("print('still v1')")).phase, "ok");
+
+    // The repaired deployment is offered...
+    app.server.setRoot(v2.dir);
+    await sandpit.reload();
+    await sandpit.page.getByTestId("apply-update").waitFor({ timeout: 60_000 });
+    assert.equal(await pageMarker(sandpit), "v1", "v1 runs until the user reloads");
+    await sandpit.waitReady();
+
+    // ...and "Reload to update" switches to it.
+    await sandpit.reload(() => sandpit.page.getByTestId("apply-update").click());
+    await sandpit.waitReady();
+    assert.equal(await pageMarker(sandpit), "v2");
+    assert.equal(await sandpit.waitOfflineReady(), v2.version);
+    assert.equal(await sandpit.page.getByTestId("update-prompt").getAttribute("data-state"), "none");
+    const expected = Object.keys(v2.files)
+      .map((path) => new URL(path, app.url).href)
+      .sort();
+    assert.deepEqual(await sandpit.cacheContents(), { [`sandpit-precache-${v2.version}`]: expected });
+    assert.equal(await cachedSha256(sandpit, "index.html"), v2.files["index.html"].sha256);
+    assert.equal((await sandpit.run("print(2)")).phase, "ok");
+    await sandpit.assertHealthy();
+  });
+});
+
+describe("installing", () => {
+  let app;
+  after(async () => {
+    await app?.close();
+  });
+
+  test("Chromium reports the app installable and the Install button appears", async () => {
+    app = await startApp();
+    const sandpit = await (await app.newProfilePage()).open();
+    await sandpit.waitOfflineReady();
+    const cdp = await sandpit.page.context().newCDPSession(sandpit.page);
+    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+    assert.deepEqual(installabilityErrors, []);
+    const manifest = await cdp.send("Page.getAppManifest");
+    assert.deepEqual(manifest.errors, []);
+    const icons = JSON.parse(manifest.data).icons.map((icon) => `${icon.sizes} ${icon.purpose}`);
+    assert.deepEqual(icons.sort(), ["192x192 any", "192x192 maskable", "512x512 any", "512x512 maskable"]);
+    await sandpit.page.getByTestId("install").waitFor({ timeout: 30_000 });
+    await sandpit.waitReady();
+    await sandpit.assertHealthy();
+  });
+});
+
+describe("the user's work", () => {
+  let app;
+  after(async () => {
+    await app?.close();
+  });
+
+  test("code, sessions and run history survive a reload; Clear data removes them", async () => {
+    app = await startApp();
+    const sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    const first = await sandpit.run("x = 6 * 7\nx");
+    assert.equal(first.value, "42");
+    await sandpit.newSession("second");
+    await sandpit.page.getByTestId("code").fill("print('a draft in second')");
+    await sandpit.waitSaved();
+
+    await sandpit.reload();
+    assert.deepEqual(await sandpit.sessionNames(), ["main", "second"]);
+    assert.equal(await sandpit.page.getByTestId("session").inputValue(), "second");
+    assert.equal(await sandpit.page.getByTestId("code").inputValue(), "print('a draft in second')");
+    assert.equal(await sandpit.entryCount(), 1);
+    const earlier = await sandpit.result(0);
+    assert.equal(earlier.value, "42");
+    assert.equal(
+      await sandpit.page.getByTestId("run-entry").first().getAttribute("data-earlier"),
+      "true",
+    );
+    await sandpit.selectSession("main");
+    assert.equal(await sandpit.page.getByTestId("code").inputValue(), "x = 6 * 7\nx");
+    await sandpit.waitReady();
+
+    await sandpit.openSettings();
+    assert.match(await sandpit.page.getByTestId("storage-usage").textContent(), /Storage: .* used of /);
+    await sandpit.page.getByTestId("clear-data").click();
+    await sandpit.reload(() => sandpit.page.getByTestId("confirm-clear-data").click());
+    assert.deepEqual(await sandpit.sessionNames(), ["main"]);
+    assert.equal(await sandpit.entryCount(), 0);
+    assert.match(await sandpit.page.getByTestId("code").inputValue(), /Hello from Python/);
+    await sandpit.waitReady();
+    await sandpit.assertHealthy();
+  });
+});
+
+describe("packages from another origin", () => {
+  let app;
+  let packages;
+  after(async () => {
+    await app?.close();
+    await packages?.close();
+  });
+
+  test("are cached once and checked against the lockfile", async () => {
+    const wheel = "sandpit_probe-1.0-py3-none-any.whl";
+    const pinned = Buffer.from("a wheel whose sha256 the lockfile pins");
+    const unpinned = Buffer.from("a wheel no lockfile knows");
+    // A deployment whose lockfile pins one probe wheel, as Pyodide's pins its packages.
+    const pinnedApp = await deployment(async (dir) => {
+      const path = join(dir, "pyodide/pyodide-lock.json");
+      const lock = JSON.parse(await readFile(path, "utf8"));
+      lock.packages.sandpit_probe = {
+        ...lock.packages.affine,
+        name: "sandpit_probe",
+        imports: ["sandpit_probe"],
+        depends: [],
+        file_name: wheel,
+        sha256: sha256(pinned),
+      };
+      const text = JSON.stringify(lock);
+      await writeFile(path, text);
+      // Keep the download sizes the worker reports progress from in step.
+      const sizes = join(dir, "pyodide/manifest.json");
+      const manifest = JSON.parse(await readFile(sizes, "utf8"));
+      manifest.fetched["pyodide-lock.json"] = Buffer.byteLength(text);
+      await writeFile(sizes, JSON.stringify(manifest));
+    });
+    // Another loopback origin standing in for the package CDN.
+    const bodies = {
+      [`/good/${wheel}`]: pinned,
+      [`/bad/${wheel}`]: Buffer.from("not what the lockfile pins"),
+      "/other-1.0-py3-none-any.whl": unpinned,
+    };
+    const server = createServer((request, response) => {
+      const body = bodies[new URL(request.url, "http://x").pathname];
+      const headers = { "Access-Control-Allow-Origin": "*", "Cache-Control": "no-cache" };
+      if (body) response.writeHead(200, headers).end(body);
+      else response.writeHead(404, headers).end();
+    });
+    await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+    packages = {
+      url: `http://127.0.0.1:${server.address().port}`,
+      close: () => new Promise((ok) => server.close(ok)),
+    };
+
+    app = await startApp({ root: pinnedApp.dir });
+    const sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    await sandpit.waitOfflineReady();
+    const get = (path) =>
+      sandpit.page.evaluate(async (url) => {
+        const response = await fetch(url);
+        return { status: response.status, text: await response.text() };
+      }, `${packages.url}${path}`);
+
+    assert.deepEqual(await get(`/good/${wheel}`), { status: 200, text: pinned.toString() });
+    assert.deepEqual(await get("/other-1.0-py3-none-any.whl"), { status: 200, text: unpinned.toString() });
+    const bad = await get(`/bad/${wheel}`);
+    assert.equal(bad.status, 502, "a package that does not match the lockfile is refused");
+
+    await packages.close();
+    assert.deepEqual(await get(`/good/${wheel}`), { status: 200, text: pinned.toString() });
+    assert.deepEqual(await get("/other-1.0-py3-none-any.whl"), { status: 200, text: unpinned.toString() });
+    const cached = Object.entries(await sandpit.cacheContents()).filter(([name]) =>
+      name.startsWith("sandpit-packages-"),
+    );
+    assert.equal(cached.length, 1);
+    assert.deepEqual(cached[0][1], [`${packages.url}/good/${wheel}`, `${packages.url}/other-1.0-py3-none-any.whl`]);
+    await sandpit.assertHealthy({ allow: [/502/] });
+  });
+});

@@ -1,0 +1,146 @@
+// The page's side of the service worker (www/sw.js) and of installation,
+// bound from Rust in src/pwa.rs. Everything the page needs to know arrives
+// as one state object, sent to each subscriber whenever it changes:
+//
+//   { supported, offlineReady, update, installable, version, cachedBytes, error }
+//
+// `update` is "none", "ready" (a new version is installed and waiting),
+// "activated" (another tab switched to a new version: this page should
+// reload) or "failed" (a new version could not be installed; this one stays).
+
+/** How often a long-open page asks whether a new version was deployed. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+const container = navigator.serviceWorker ?? null;
+const state = {
+  supported: container !== null,
+  offlineReady: false,
+  update: "none",
+  installable: false,
+  version: null,
+  cachedBytes: null,
+  error: null,
+};
+const subscribers = new Set();
+/** The browser's install prompt, kept from `beforeinstallprompt` until used. */
+let installPrompt = null;
+/** Set when this page asked the waiting version to take over: it reloads once it has. */
+let updateRequested = false;
+let registration = null;
+let started = false;
+
+function change(patch) {
+  Object.assign(state, patch);
+  const snapshot = { ...state };
+  for (const subscriber of subscribers) subscriber(snapshot);
+}
+
+// Listened to from the start: the browser may offer installation before the
+// app has mounted.
+window.addEventListener("beforeinstallprompt", (event) => {
+  event.preventDefault();
+  installPrompt = event;
+  change({ installable: true });
+});
+window.addEventListener("appinstalled", () => {
+  installPrompt = null;
+  change({ installable: false });
+});
+
+/** Asks the worker in control which version it serves. */
+function askStatus(worker) {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event) => resolve(event.data);
+    worker.postMessage({ type: "status" }, [channel.port2]);
+  });
+}
+
+async function controlled() {
+  const worker = container.controller;
+  if (!worker) return;
+  const { version, bytes } = await askStatus(worker);
+  change({ offlineReady: true, version, cachedBytes: bytes });
+}
+
+/** Follows a newly found version until it is installed (an update is ready) or given up. */
+function track(worker) {
+  let installed = false;
+  const settle = () => {
+    // The very first install is not an update: it takes control by itself.
+    if (!container.controller) return;
+    if (worker.state === "installed") {
+      installed = true;
+      change({ update: "ready" });
+    } else if (worker.state === "redundant" && !installed && state.update !== "ready") {
+      change({ update: "failed" });
+    }
+  };
+  worker.addEventListener("statechange", settle);
+  settle();
+}
+
+async function start() {
+  if (started || container === null) return;
+  started = true;
+  const hadController = container.controller !== null;
+  container.addEventListener("controllerchange", () => {
+    if (updateRequested) {
+      window.location.reload();
+      return;
+    }
+    if (hadController) change({ update: "activated" });
+    controlled().catch((error) => change({ error: String(error?.message ?? error) }));
+  });
+  try {
+    const base = document.baseURI;
+    registration = await container.register(new URL("sw.js", base), {
+      type: "module",
+      scope: new URL("./", base).href,
+    });
+    registration.addEventListener("updatefound", () => {
+      if (registration.installing) track(registration.installing);
+    });
+    if (registration.waiting && container.controller) change({ update: "ready" });
+    if (registration.installing) track(registration.installing);
+    await controlled();
+    const check = () => registration.update().catch(() => {});
+    check();
+    setInterval(check, UPDATE_CHECK_MS);
+  } catch (error) {
+    change({ error: String(error?.message ?? error) });
+  }
+}
+
+/**
+ * Calls `onChange(state)` now and on every change; registers the service
+ * worker on first use. Returns a subscription whose `stop()` ends the calls.
+ */
+export function subscribe(onChange) {
+  subscribers.add(onChange);
+  onChange({ ...state });
+  start();
+  return { stop: () => subscribers.delete(onChange) };
+}
+
+/** "Reload to update": the waiting version takes over, then the page reloads. */
+export function applyUpdate() {
+  const waiting = registration?.waiting;
+  if (!waiting) {
+    window.location.reload();
+    return;
+  }
+  updateRequested = true;
+  waiting.postMessage({ type: "skip-waiting" });
+}
+
+/** Shows the browser's install prompt; resolves to whether the user accepted. */
+export async function promptInstall() {
+  const prompt = installPrompt;
+  if (!prompt) return false;
+  installPrompt = null;
+  change({ installable: false });
+  await prompt.prompt();
+  const { outcome } = await prompt.userChoice;
+  return outcome === "accepted";
+}

@@ -1,0 +1,247 @@
+// Sandpit's service worker (a module worker): keeps the whole app, Pyodide
+// included, in a versioned cache so it starts and runs offline; adds the
+// security headers to what it serves, so the page is cross-origin isolated
+// even on a static host that cannot set headers; and caches package files
+// fetched from other origins.
+//
+// Every file is checked against the sha256 it was built with, both when it is
+// downloaded and each time it is served: a file that does not match is never
+// served, it is fetched again (or the request fails).
+import { connectOrigins, securityHeaders, WORKER_SCRIPT } from "./security-headers.js";
+
+// Replaced at build time by scripts/precache.mjs: every file of the bundle
+// with its sha256 and size, and a version derived from them.
+const PRECACHE = { version: "unbuilt", files: {} };
+
+/** Every cache this worker owns starts with this; others are left alone. */
+const PREFIX = "sandpit-";
+const PRECACHE_NAME = `${PREFIX}precache-${PRECACHE.version}`;
+/** Lockfiles whose `packages.*.sha256` check package files fetched from other origins. */
+const LOCKFILES = ["pyodide/pyodide-lock.json"];
+/** Package files for the same lockfile outlive app updates; a new lockfile starts afresh. */
+const PACKAGE_CACHE_NAME = `${PREFIX}packages-${
+  PRECACHE.files[LOCKFILES[0]]?.sha256.slice(0, 16) ?? "unlocked"
+}`;
+/** Package files from other origins: wheels, and shared libraries (.zip in Pyodide's lockfile). */
+const PACKAGE_SUFFIXES = [".whl", ".zip"];
+/** Files downloaded at once while installing. */
+const PARALLEL_DOWNLOADS = 4;
+
+const scope = () => new URL(self.registration.scope);
+const appUrl = (path) => new URL(path, scope()).href;
+
+async function sha256(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** A cacheable copy of a response: its bytes and type only, nothing host-specific. */
+function stored(bytes, contentType) {
+  return new Response(bytes, { headers: contentType ? { "Content-Type": contentType } : {} });
+}
+
+/**
+ * The bytes and type of `url` in `cache`, when they are there and match
+ * `expected` (any content when `expected` is null). With `drop`, a copy that
+ * does not match is deleted, so it is fetched again; another version's cache
+ * is only looked at, since a different file there is that version's own.
+ */
+async function cachedBytes(cache, url, expected, { drop = true } = {}) {
+  const response = await cache.match(url);
+  if (!response) return null;
+  const bytes = await response.arrayBuffer();
+  if (expected !== null && (await sha256(bytes)) !== expected) {
+    if (drop) {
+      console.warn(`sandpit sw: ${url} does not match its sha256 in the cache; fetching it again`);
+      await cache.delete(url);
+    }
+    return null;
+  }
+  return { bytes, type: response.headers.get("Content-Type") };
+}
+
+/** Downloads `url` past the HTTP cache and checks it; throws on any failure or mismatch. */
+async function download(url, expected, init = {}) {
+  const response = await fetch(url, { cache: "no-cache", ...init });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const bytes = await response.arrayBuffer();
+  const actual = await sha256(bytes);
+  if (expected !== null && actual !== expected) {
+    throw new Error(`${url}: sha256 ${actual} does not match the expected ${expected}`);
+  }
+  return { bytes, type: response.headers.get("Content-Type") };
+}
+
+/** A verified copy of `url` from any of this worker's precaches (an earlier version, an interrupted install). */
+async function fromAnyPrecache(url, expected) {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(`${PREFIX}precache-`)) continue;
+    const found = await cachedBytes(await caches.open(name), url, expected, { drop: false });
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Runs `task` over `items`, at most `limit` at a time; rejects on the first failure. */
+async function inParallel(items, limit, task) {
+  const queue = [...items];
+  const lane = async () => {
+    while (queue.length > 0) await task(queue.shift());
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, lane));
+}
+
+// Installing fills this version's cache; any download that fails or does not
+// match its hash fails the install, and the running version stays in charge.
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(PRECACHE_NAME);
+      await inParallel(Object.entries(PRECACHE.files), PARALLEL_DOWNLOADS, async ([path, file]) => {
+        const url = appUrl(path);
+        const reused = await fromAnyPrecache(url, file.sha256);
+        const { bytes, type } = reused ?? (await download(url, file.sha256));
+        await cache.put(url, stored(bytes, type));
+      });
+    })(),
+  );
+});
+
+// The new version is in charge: every other cache of ours is stale.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const keep = new Set([PRECACHE_NAME, PACKAGE_CACHE_NAME]);
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && !keep.has(name)) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  switch (event.data?.type) {
+    // The page's "Reload to update": the waiting version takes over now.
+    case "skip-waiting":
+      self.skipWaiting();
+      break;
+    case "status": {
+      const sizes = Object.values(PRECACHE.files).map((file) => file.size);
+      event.ports[0]?.postMessage({
+        version: PRECACHE.version,
+        files: sizes.length,
+        bytes: sizes.reduce((sum, size) => sum + size, 0),
+      });
+      break;
+    }
+    default:
+      break;
+  }
+});
+
+/** The precached file a same-origin request asks for, or null. */
+function precachedPath(url) {
+  const base = scope();
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return null;
+  const path = decodeURIComponent(url.pathname.slice(base.pathname.length)) || "index.html";
+  return Object.hasOwn(PRECACHE.files, path) ? path : null;
+}
+
+/** A precached JSON file, or null. */
+async function cachedJson(path) {
+  const response = await caches.match(appUrl(path));
+  return response ? response.json() : null;
+}
+
+let workerConnect = null;
+
+/** What the worker's CSP lets Python reach, read once from the precached config and manifest. */
+function connectForWorker() {
+  workerConnect ??= Promise.all([cachedJson("sandpit.config.json"), cachedJson("pyodide/manifest.json")])
+    .then(([config, manifest]) => connectOrigins(config, manifest))
+    .catch(() => []);
+  return workerConnect;
+}
+
+/** Serves a precached file with the security headers, fetching it again when the copy is bad. */
+async function servePrecached(path) {
+  const url = appUrl(path);
+  const { sha256: expected } = PRECACHE.files[path];
+  const connect = path === WORKER_SCRIPT ? await connectForWorker() : [];
+  const headers = securityHeaders(path, { connect });
+  try {
+    const cache = await caches.open(PRECACHE_NAME);
+    let found = await cachedBytes(cache, url, expected);
+    if (!found) {
+      found = await download(url, expected);
+      await cache.put(url, stored(found.bytes, found.type));
+    }
+    if (found.type) headers["Content-Type"] = found.type;
+    return new Response(found.bytes, { headers });
+  } catch (error) {
+    return new Response(`Sandpit could not load ${path}: ${error.message}`, {
+      status: 503,
+      headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+}
+
+let lockedHashes = null;
+
+/** File name -> sha256 of every package the lockfiles pin, read once from the precache. */
+function packageHashes() {
+  lockedHashes ??= (async () => {
+    const hashes = new Map();
+    for (const path of LOCKFILES) {
+      if (!Object.hasOwn(PRECACHE.files, path)) continue;
+      const response = await servePrecached(path);
+      if (!response.ok) continue;
+      for (const pkg of Object.values((await response.json()).packages ?? {})) {
+        if (pkg.file_name && pkg.sha256) hashes.set(pkg.file_name, pkg.sha256);
+      }
+    }
+    return hashes;
+  })().catch(() => {
+    lockedHashes = null;
+    return new Map();
+  });
+  return lockedHashes;
+}
+
+const fileName = (url) => decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf("/") + 1));
+
+/**
+ * Package files from other origins, cache first. When a lockfile pins the
+ * file's sha256, a copy that does not match is neither cached nor served.
+ */
+async function servePackage(request) {
+  const name = fileName(new URL(request.url));
+  const expected = (await packageHashes()).get(name) ?? null;
+  const cache = await caches.open(PACKAGE_CACHE_NAME);
+  let found = await cachedBytes(cache, request.url, expected);
+  if (!found) {
+    try {
+      found = await download(request.url, expected, { mode: "cors", credentials: "omit" });
+    } catch (error) {
+      return new Response(`Sandpit could not fetch ${name}: ${error.message}`, { status: 502 });
+    }
+    await cache.put(request.url, stored(found.bytes, found.type));
+  }
+  return new Response(found.bytes, {
+    headers: found.type ? { "Content-Type": found.type } : {},
+  });
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin === self.location.origin) {
+    const path = precachedPath(url);
+    if (path !== null) event.respondWith(servePrecached(path));
+  } else if (PACKAGE_SUFFIXES.some((suffix) => url.pathname.endsWith(suffix))) {
+    event.respondWith(servePackage(request));
+  }
+  // Anything else goes to the network untouched.
+});
