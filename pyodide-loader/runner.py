@@ -10,8 +10,12 @@ import ast
 import base64
 import builtins
 import inspect
+import io
 import json
 import linecache
+import mimetypes
+import os
+import re
 import sys
 import time
 import traceback
@@ -20,6 +24,11 @@ import traceback
 _STREAM_FLUSH_BYTES = 16 * 1024
 #: ...or once the oldest waiting output is this old (seconds).
 _STREAM_FLUSH_SECONDS = 0.05
+
+#: Sessions' working directories live here, one each.
+_SESSIONS_ROOT = "/home/pyodide/sessions"
+#: At most this many files are listed in a result.
+_MAX_LISTED_FILES = 1000
 
 #: Lines of code shown above and below the failing line.
 _CONTEXT_LINES = 2
@@ -39,6 +48,36 @@ _sessions: dict[str, dict] = {}
 _run_counter = 0
 #: Rich outputs of the run in progress; ``display()`` appends here.
 _current_displays: "_Displays | None" = None
+#: Import name -> package name, from the lockfile; and the packages shipped with the app.
+_package_of: dict[str, str] = {}
+_bundled: set[str] = set()
+#: Packages whose download failed this run: name -> "network" or "blocked".
+_load_failures: dict[str, str] = {}
+
+#: What to use instead of modules that cannot work in a browser sandbox.
+_ALTERNATIVES = {
+    "requests": "use `pyodide.http.pyfetch` (async) or `pyodide.http.open_url`, or pass the data in as a file",
+    "urllib3": "use `pyodide.http.pyfetch`, or pass the data in as a file",
+    "httpx": "use `pyodide.http.pyfetch`, or pass the data in as a file",
+    "aiohttp": "use `pyodide.http.pyfetch`",
+    "torch": "no deep-learning framework runs here; use numpy or scikit-learn",
+    "tensorflow": "no deep-learning framework runs here; use numpy or scikit-learn",
+    "cv2": "use Pillow (`PIL`) or scikit-image",
+    "psycopg2": "there is no network database access; use sqlite3 on a file",
+    "tkinter": "there is no display; draw with matplotlib, or return HTML",
+}
+
+
+def configure(index_json: str) -> None:
+    """Receives the package index from the worker: import names and bundled packages.
+
+    Also makes this module matplotlib's backend, so figures are captured
+    without ``plt.show()`` tricks and ``plt.show()`` itself captures.
+    """
+    os.environ["MPLBACKEND"] = f"module://{__name__}"
+    index = json.loads(index_json)
+    _package_of.update({name: package.lower() for name, package in index["imports"].items()})
+    _bundled.update(index["bundled"])
 
 
 class StdinUnavailableError(EOFError):
@@ -92,8 +131,73 @@ def _session_globals(name: str) -> dict:
 
 
 def clear_session(name: str) -> None:
-    """Forgets a session's globals; its next run starts empty."""
+    """Forgets a session's globals and files; its next run starts empty."""
     _sessions.pop(name, None)
+    directory = _session_dir(name)
+    if os.path.isdir(directory):
+        import shutil
+
+        if os.getcwd().startswith(directory):
+            os.chdir("/home/pyodide")
+        shutil.rmtree(directory)
+
+
+def _session_dir(name: str) -> str:
+    """The session's working directory: its name made safe as one path segment."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".") or "_"
+    return f"{_SESSIONS_ROOT}/{safe}"
+
+
+def _checked_path(path: str) -> str:
+    """``path`` if it is relative and stays inside the working directory."""
+    parts = path.replace("\\", "/").split("/")
+    if not path or path.startswith("/") or ".." in parts:
+        raise ValueError(f"file path {path!r} must be relative and stay in the working directory")
+    return path
+
+
+def read_file(session: str, path: str) -> str:
+    """A file of a session's working directory, base64: for artifacts too big to inline."""
+    with open(os.path.join(_session_dir(session), _checked_path(path)), "rb") as handle:
+        return base64.b64encode(handle.read()).decode("ascii")
+
+
+def _write_inputs(files: list) -> None:
+    """Puts the request's files in the current directory, refusing paths that leave it."""
+    for item in files:
+        path = _checked_path(item["path"])
+        if os.path.dirname(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(base64.b64decode(item["content_base64"]))
+
+
+def _snapshot() -> dict:
+    """Size and modification time of every file under the current directory."""
+    seen = {}
+    for root, dirs, names in os.walk("."):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in names:
+            path = os.path.join(root, name)[2:]
+            info = os.stat(path)
+            seen[path] = (info.st_size, info.st_mtime_ns)
+    return seen
+
+
+def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
+    """Files created or changed since ``before``, with their bytes when small enough."""
+    found = []
+    for path in sorted(after):
+        if before.get(path) == after[path]:
+            continue
+        size = after[path][0]
+        content = None
+        if size <= inline_limit:
+            with open(path, "rb") as handle:
+                content = base64.b64encode(handle.read()).decode("ascii")
+        mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
+        found.append({"path": path, "size": size, "mime": mime, "content_base64": content})
+    return found
 
 
 def _mime_bundle(obj) -> dict:
@@ -128,11 +232,55 @@ def _mime_bundle(obj) -> dict:
     return bundle
 
 
+# -- matplotlib backend -----------------------------------------------------
+# matplotlib imports ``module://_sandpit_runner`` and asks it for a canvas
+# class, a manager class and ``show``. The classes are Agg's (non-interactive,
+# renders to memory); they are looked up lazily so this module never imports
+# matplotlib itself.
+
+
+def __getattr__(name: str):
+    if name == "FigureCanvas":
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        return FigureCanvasAgg
+    if name == "FigureManager":
+        from matplotlib.backend_bases import FigureManagerBase
+
+        return FigureManagerBase
+    raise AttributeError(name)
+
+
+def show(*args, **kwargs) -> None:
+    """``plt.show()``: captures the open figures now, in order, then closes them."""
+    if _current_displays is not None:
+        _capture_figures(_current_displays)
+
+
+def _capture_figures(displays: "_Displays") -> None:
+    """Every open matplotlib figure as an image display output, then closed."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is None:
+        return
+    for number in pyplot.get_fignums():
+        figure = pyplot.figure(number)
+        buffer = io.BytesIO()
+        if displays.figure_format == "svg":
+            figure.savefig(buffer, format="svg", bbox_inches="tight")
+            displays.add({"text/plain": repr(figure), "image/svg+xml": buffer.getvalue().decode()})
+        else:
+            figure.savefig(buffer, format="png", bbox_inches="tight")
+            png = base64.b64encode(buffer.getvalue()).decode("ascii")
+            displays.add({"text/plain": repr(figure), "image/png": png})
+    pyplot.close("all")
+
+
 class _Displays:
     """Rich outputs of one run, within a byte budget."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, figure_format: str):
         self._room = limit
+        self.figure_format = figure_format
         self.bundles: list[dict] = []
         self.truncated = False
 
@@ -292,14 +440,53 @@ def _source_around(code: str, line) -> list[dict]:
 def _hint(error: BaseException):
     if isinstance(error, StdinUnavailableError):
         return {"code": "input_unsupported", "message": _STDIN_ADVICE}
-    if isinstance(error, ModuleNotFoundError):
-        name = (error.name or "").split(".")[0] or "the module"
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return _import_hint(error.name.split(".")[0])
+    return None
+
+
+def _import_hint(name: str) -> dict:
+    """Says why ``import name`` failed and what to do: the four cases models need apart."""
+    instead = _ALTERNATIVES.get(name)
+    package = _package_of.get(name)
+    failure = _load_failures.get(package or name)
+    if failure == "blocked":
+        return {
+            "code": "package_blocked",
+            "message": f"Loading the package {package!r} was refused by the network policy.",
+        }
+    if package is not None and package not in _bundled:
+        return {
+            "code": "package_needs_network",
+            "message": f"{package!r} is a Pyodide package that is downloaded on first use, "
+            "and the download failed: the sandbox seems to be offline. "
+            "It works once the network is back; offline, only the bundled packages "
+            f"({', '.join(sorted(_bundled))}) are available."
+            + (f" Offline, {instead}." if instead else ""),
+        }
+    if package is not None and failure is not None:
         return {
             "code": "module_not_found",
-            "message": f"The module {name!r} is not installed in this sandbox. "
-            "Use the standard library, or a package Sandpit can install.",
+            "message": f"{package!r} ships with Sandpit but failed to load.",
         }
-    return None
+    if package is not None:
+        return {
+            "code": "module_not_found",
+            "message": f"{package!r} ships with Sandpit but was not loaded: packages load "
+            f"for the imports the code names. Add `import {name}` to the code, or list "
+            f"{package!r} in the run's packages.",
+        }
+    if instead is not None:
+        return {
+            "code": "package_unavailable",
+            "message": f"{name!r} is not available in this browser sandbox: {instead}.",
+        }
+    return {
+        "code": "module_not_found",
+        "message": f"No module {name!r} here and no Pyodide package provides it. "
+        "If it is a pure-Python package, `import micropip; await micropip.install(...)` "
+        "can fetch it when the network policy allows; otherwise use the standard library.",
+    }
 
 
 def _describe_error(error: BaseException, filename: str, code: str) -> dict:
@@ -367,13 +554,14 @@ async def _execute(code: str, filename: str, namespace: dict):
     return outcome
 
 
-async def run(request_json: str, emit, eager_output: bool = False) -> str:
+async def run(request_json: str, emit, eager_output: bool = False, failures_json: str = "{}") -> str:
     """Runs one request (``RunRequest`` as JSON); returns ``RunResult`` as JSON.
 
     ``emit(stream, text)`` streams output as it is written; see :class:`_Capture`
-    for ``eager_output``.
+    for ``eager_output``. ``failures_json`` names packages whose loading failed.
     """
-    global _run_counter, _current_displays
+    global _run_counter, _current_displays, _load_failures
+    _load_failures = json.loads(failures_json)
     request = json.loads(request_json)
     limits = request["limits"]
     _run_counter += 1
@@ -382,15 +570,21 @@ async def run(request_json: str, emit, eager_output: bool = False) -> str:
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
 
     capture = _Capture(limits["output_bytes"], emit, eager_output)
-    displays = _Displays(limits["display_bytes"])
+    displays = _Displays(limits["display_bytes"], request.get("figure_format", "png"))
     saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
     sys.stdout = _StreamWriter(capture, "stdout")
     sys.stderr = _StreamWriter(capture, "stderr")
     sys.stdin, builtins.input = _NoStdin(), _input
     _current_displays = displays
     status, value, error, exit_code = "ok", None, None, None
+    before, after = None, {}
+    directory = _session_dir(request["session"])
+    os.makedirs(directory, exist_ok=True)
+    os.chdir(directory)
     started = time.perf_counter()
     try:
+        _write_inputs(request.get("files", []))
+        before = _snapshot()
         result = await _execute(code, filename, _session_globals(request["session"]))
         if result is not None:
             value = _describe_value(result, limits["value_bytes"])
@@ -406,9 +600,17 @@ async def run(request_json: str, emit, eager_output: bool = False) -> str:
         status, error = "error", _describe_error(exc, filename, code)
     finally:
         duration_ms = (time.perf_counter() - started) * 1000
+        try:
+            _capture_figures(displays)
+        except Exception as exc:  # noqa: BLE001 - a figure that cannot render must not hide the run
+            capture.write("stderr", f"Sandpit could not capture a figure: {exc!r}\n")
         sys.stdout, sys.stderr, sys.stdin, builtins.input = saved
         _current_displays = None
         capture.flush()
+        # The code may have changed directory, or removed it; files are the session's.
+        os.makedirs(directory, exist_ok=True)
+        os.chdir(directory)
+        after = _snapshot()
 
     return json.dumps(
         {
@@ -426,6 +628,12 @@ async def run(request_json: str, emit, eager_output: bool = False) -> str:
                 "output_bytes_total": capture.total,
                 "displays": displays.truncated,
             },
+            # Filled in by the worker, which sees the browser's CSP reports.
+            "blocked": [],
+            "artifacts": [] if before is None else _artifacts(before, after, limits["artifact_bytes"]),
+            "files": [
+                {"path": path, "size": size} for path, (size, _) in sorted(after.items())[:_MAX_LISTED_FILES]
+            ],
             "restored": None,
         }
     )

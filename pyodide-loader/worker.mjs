@@ -1,10 +1,15 @@
 // Sandpit's Python worker: a module worker (Pyodide 314 refuses classic
-// workers) that loads Pyodide once, installs the runner, then runs one
-// request at a time.
+// workers) that loads Pyodide once, installs the runner, locks itself down,
+// then runs one job at a time.
 //
 // Message shapes are defined in Rust (src/protocol.rs). This file builds
 // them by hand, and the browser tests validate every message it sends
 // against the JSON Schema generated from those types.
+//
+// What Python may reach is decided here and by this script's own CSP (see
+// SECURITY.md): after start-up the worker's storage APIs, its postMessage and
+// its ways to start more workers are removed, and the host is reached only
+// through a MessagePort that lives in this module's scope.
 
 /** Minimum time between two progress messages, so a fast download does not flood the host. */
 const PROGRESS_INTERVAL_MS = 50;
@@ -12,6 +17,22 @@ const PROGRESS_INTERVAL_MS = 50;
 /** Name under which runner.py is installed, so its frames can be recognised. */
 const RUNNER_MODULE = "_sandpit_runner";
 
+/**
+ * Globals Python must not have, each removed wherever it is defined on the
+ * prototype chain so no walk up the chain finds it again:
+ * the origin's storage (the app's IndexedDB, Cache Storage, OPFS), every
+ * channel to the page except our port, and every way to start new code with
+ * fresh globals.
+ */
+const LOCKED_DOWN = [
+  [() => self, ["indexedDB", "caches", "postMessage", "onmessage", "onmessageerror"]],
+  [() => self, ["BroadcastChannel", "Worker", "SharedWorker", "importScripts"]],
+  [() => self.navigator, ["storage", "serviceWorker", "locks"]],
+];
+
+/** The channel to the host; null until `init`. Never stored where Python can reach it. */
+let port = null;
+let pyodide = null;
 let runner = null;
 /** Pyodide's interrupt buffer, when the page is cross-origin isolated. */
 let interrupt = null;
@@ -19,27 +40,40 @@ let interrupt = null;
 let currentRun = null;
 /** Set once the interpreter is gone; the host replaces this worker. */
 let crashed = false;
+/** CSP violations seen during the current run. */
+let blocked = [];
 /** Jobs arrive one at a time from the host, but chaining keeps them ordered regardless. */
 let chain = Promise.resolve();
 
-const post = (message) => self.postMessage(message);
+const post = (message) => port.postMessage(message);
 
+// The first (and only) message on the worker itself: `init`, carrying the port.
 self.onmessage = (event) => {
   const message = event.data;
+  if (message?.type !== "init" || port !== null || !event.ports[0]) {
+    console.warn("sandpit worker: ignored a message that is not the first init");
+    return;
+  }
+  port = event.ports[0];
+  port.onmessage = (portEvent) => onHostMessage(portEvent.data);
+  chain = chain.then(() => init(message.config));
+};
+
+function onHostMessage(message) {
   switch (message?.type) {
-    case "init":
-      chain = chain.then(() => init(message.config));
-      break;
     case "run":
       chain = chain.then(() => run(message.id, message.request));
       break;
     case "clear_session":
       chain = chain.then(() => clearSession(message.id, message.session));
       break;
+    case "read_file":
+      chain = chain.then(() => readFile(message.id, message.session, message.path));
+      break;
     default:
-      console.error("sandpit worker: unknown message", message);
+      console.warn("sandpit worker: ignored a message outside the protocol", message?.type);
   }
-};
+}
 
 /**
  * Tells the host the interpreter is gone: a fatal error leaves the running
@@ -71,6 +105,13 @@ for (const type of ["error", "unhandledrejection"]) {
   });
 }
 
+// The browser reports what the CSP refused; the run's result lists it.
+self.addEventListener("securitypolicyviolation", (event) => {
+  if (event.isTrusted && currentRun !== null) {
+    blocked.push({ url: event.blockedURI || "(inline)", directive: event.effectiveDirective });
+  }
+});
+
 // Code that closes the worker (`js.close()`) would otherwise leave the host
 // waiting for a run that can never finish.
 const realClose = self.close.bind(self);
@@ -79,31 +120,45 @@ self.close = () => {
   realClose();
 };
 
+/** Removes every name in LOCKED_DOWN; throws if one survives, so the worker never runs code unlocked. */
+function lockDown() {
+  for (const [target, names] of LOCKED_DOWN) {
+    const root = target();
+    for (const name of names) {
+      for (let object = root; object; object = Object.getPrototypeOf(object)) {
+        if (Object.prototype.hasOwnProperty.call(object, name)) delete object[name];
+      }
+      if (root && name in root) throw new Error(`could not remove ${name} from the worker`);
+    }
+  }
+}
+
 /**
  * Counts the bytes of every response fetched while `body` runs, by wrapping
- * `fetch` (Pyodide calls the global at request time). Totals come from the
- * manifest written at build time, so the bar never runs backwards.
+ * `fetch` (Pyodide calls the global at request time), and reports
+ * `(loaded, seen)` at most every PROGRESS_INTERVAL_MS and once at the end;
+ * `seen` is the sum of the Content-Length of the responses so far.
  */
-async function withDownloadProgress(total, body) {
+async function countingDownloads(report, body) {
   const realFetch = self.fetch;
   let loaded = 0;
+  let seen = 0;
   let lastSent = 0;
-  const report = (force) => {
+  const tick = (force) => {
     const now = performance.now();
     if (!force && now - lastSent < PROGRESS_INTERVAL_MS) return;
     lastSent = now;
-    // Once every byte is in, what remains is compiling and starting the interpreter.
-    const stage = loaded >= total ? "start" : "download";
-    post({ type: "progress", stage, loaded, total });
+    report(loaded, seen);
   };
   self.fetch = async (input, init) => {
     const response = await realFetch(input, init);
     if (!response.body) return response;
+    seen += Number(response.headers.get("content-length")) || 0;
     const counted = response.body.pipeThrough(
       new TransformStream({
         transform(chunk, controller) {
           loaded += chunk.byteLength;
-          report(false);
+          tick(false);
           controller.enqueue(chunk);
         },
       }),
@@ -114,60 +169,163 @@ async function withDownloadProgress(total, body) {
       headers: response.headers,
     });
   };
-  report(true);
+  tick(true);
   try {
     return await body();
   } finally {
     self.fetch = realFetch;
-    report(true);
+    tick(true);
   }
 }
 
 async function init(config) {
   try {
     const manifest = await (await fetch(new URL("manifest.json", config.pyodide_url))).json();
+    // The manifest knows the sizes up front, so the bar never runs backwards.
     const total = Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
     const { loadPyodide } = await import(new URL("pyodide.mjs", config.pyodide_url).href);
-    const pyodide = await withDownloadProgress(total, () =>
-      loadPyodide({ indexURL: config.pyodide_url }),
-    );
+    const startup = (loaded) => {
+      // Once every byte is in, what remains is compiling and starting the interpreter.
+      const stage = loaded >= total ? "start" : "download";
+      post({ type: "progress", stage, loaded, total });
+    };
+    pyodide = await countingDownloads(startup, () => loadPyodide({ indexURL: config.pyodide_url }));
     post({ type: "progress", stage: "runner", loaded: total, total });
     const source = await (await fetch(config.runner_url)).text();
     const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
     pyodide.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, source);
     runner = pyodide.pyimport(RUNNER_MODULE);
+    runner.configure(JSON.stringify(await packageIndex(config.pyodide_url, manifest)));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
     pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
     if (config.interrupt_buffer) {
       interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
     }
-    post({
-      type: "ready",
-      python: pyodide.runPython("import platform; platform.python_version()"),
-      pyodide: pyodide.version,
-    });
+    const python = pyodide.runPython("import platform; platform.python_version()");
+    lockDown();
+    post({ type: "ready", python, pyodide: pyodide.version });
   } catch (error) {
     post({ type: "fatal", message: `Python failed to start: ${error?.message ?? error}` });
   }
 }
 
+/** Lets queued browser tasks (CSP violation reports) run before the result is sent. */
+const settle = () =>
+  new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+
+/**
+ * The runner's output callback, capped on this side too: Python can find
+ * it in the runner's frame and call it directly, and must not flood the host.
+ */
+function emitter(id, limitBytes) {
+  let room = limitBytes;
+  return (stream, text) => {
+    if ((stream !== "stdout" && stream !== "stderr") || typeof text !== "string") return;
+    if (room <= 0) return;
+    const kept = text.length > room ? text.slice(0, room) : text;
+    room -= kept.length;
+    post({ type: "stream", id, chunk: { stream, text: kept } });
+  };
+}
+
+/**
+ * What the runner needs to explain a failed import: which import names
+ * belong to which package, and which packages ship with the app.
+ */
+async function packageIndex(pyodideUrl, manifest) {
+  const lock = await (await fetch(new URL("pyodide-lock.json", pyodideUrl))).json();
+  const imports = {};
+  for (const entry of Object.values(lock.packages)) {
+    for (const name of entry.imports ?? []) imports[name] = entry.name;
+  }
+  return { imports, bundled: manifest.bundled };
+}
+
+/**
+ * Loads the packages the code imports (mapped to package names through the
+ * lockfile, submodules stripped) and those the request names, reporting
+ * bytes as they arrive. Returns the packages that failed, with why: the
+ * runner turns a later ImportError into the right hint.
+ */
+async function loadPackages(id, request) {
+  const failures = {};
+  const names = [];
+  // Pyodide's messages say what it loads and what failed ("Failed to load a,
+  // b" and "The following error occurred while loading a:"), including
+  // wheels refused by their integrity hash.
+  const listen = (message) => {
+    const text = String(message);
+    const loading = text.match(/^Loading (.+)$/);
+    for (const name of loading?.[1].split(", ") ?? []) {
+      if (!names.includes(name)) names.push(name);
+    }
+    const failure =
+      text.match(/^Failed to load (.+)$/) ?? text.match(/^The following error occurred while loading (.+):$/);
+    for (const name of failure?.[1].split(", ") ?? []) {
+      failures[name.toLowerCase()] = blocked.length > 0 ? "blocked" : "network";
+    }
+  };
+  const report = (loaded, total) => {
+    if (total > 0) post({ type: "package_progress", id, packages: names, loaded, total });
+  };
+  await countingDownloads(report, async () => {
+    const options = { messageCallback: listen, errorCallback: listen };
+    try {
+      await pyodide.loadPackagesFromImports(request.code, options);
+    } catch {
+      // Code that does not parse: the runner reports the SyntaxError.
+    }
+    if (request.packages.length > 0) {
+      await pyodide.loadPackage(request.packages, options);
+    }
+  });
+  return failures;
+}
+
 async function run(id, request) {
-  const emit = (stream, text) => post({ type: "stream", id, chunk: { stream, text } });
+  const emit = emitter(id, request.limits.output_bytes);
   // An interrupt meant for an earlier run must not hit this one.
   if (interrupt) Atomics.store(interrupt, 0, 0);
   currentRun = id;
+  blocked = [];
   try {
-    // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
+    const failures = await loadPackages(id, request);
+    await settle();
+    post({ type: "started", id });
     // Without an interrupt buffer a stuck run is stopped by terminating this
     // worker, so output is sent line by line: nothing printed is lost.
-    const resultJson = await runner.run(JSON.stringify(request), emit, interrupt === null);
-    post({ type: "done", id, result: JSON.parse(resultJson) });
+    // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
+    const resultJson = await runner.run(
+      JSON.stringify(request),
+      emit,
+      interrupt === null,
+      JSON.stringify(failures),
+    );
+    await settle();
+    const result = JSON.parse(resultJson);
+    result.blocked = blocked;
+    post({ type: "done", id, result });
   } catch (error) {
     // Reached only when the interpreter itself fails; the runner reports user errors.
-    post({ type: "run_failed", id, message: String(error?.message ?? error) });
+    if (!crashed) post({ type: "run_failed", id, message: String(error?.message ?? error) });
   } finally {
     currentRun = null;
+  }
+}
+
+async function readFile(id, session, path) {
+  try {
+    post({ type: "file_read", id, content_base64: runner.read_file(session, path), error: null });
+  } catch (error) {
+    post({ type: "file_read", id, content_base64: null, error: String(error?.message ?? error) });
   }
 }
 

@@ -5,12 +5,12 @@
 // headers get them from the service worker instead: both take the header
 // values from www/security-headers.js.
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { securityHeaders } from "../www/security-headers.js";
+import { connectOrigins, securityHeaders } from "../www/security-headers.js";
 
 const MIME = {
   ".html": "text/html; charset=utf-8",
@@ -27,24 +27,54 @@ const MIME = {
   ".webmanifest": "application/manifest+json",
 };
 
-function headersFor(root, path, isolated) {
+/** A JSON file of the bundle, or null when it is missing. */
+async function readJson(root, path) {
+  const text = await readFile(join(root, path), "utf8").catch(() => null);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON: ${error.message}`);
+  }
+}
+
+/**
+ * Origins Python may reach from this bundle: the deployment's allowlist
+ * (`sandpit.config.json`, or `allowOrigins` when given) and the package CDN.
+ */
+async function bundleConnect(root, allowOrigins) {
+  const config = await readJson(root, "sandpit.config.json");
+  const manifest = await readJson(root, "pyodide/manifest.json");
+  const allow = allowOrigins ? { network: { allow: allowOrigins } } : config;
+  return connectOrigins(allow, manifest);
+}
+
+function headersFor(root, path, isolated, connect) {
   const appPath = relative(root, path).split(sep).join("/");
   return {
     "Content-Type": MIME[extname(path)] ?? "application/octet-stream",
     "Cache-Control": "no-cache",
-    ...securityHeaders(appPath, { isolated }),
+    ...securityHeaders(appPath, { isolated, connect }),
   };
 }
 
 /**
  * Starts a static server for `root` on 127.0.0.1.
  * `isolated: false` leaves out COOP/COEP, as an embedding chat page would.
+ * `allowOrigins` overrides the config file's `network.allow` list.
  * Resolves to `{ url, close, setRoot }`; `port: 0` picks a free port.
  * `setRoot(dir)` serves another directory from the same origin (a new
  * deployment, for the update tests); `close()` may be called more than once.
  */
-export async function serve({ root, port = 0, isolated = true }) {
+export async function serve({ root, port = 0, isolated = true, allowOrigins }) {
   let base = resolve(root);
+  // Per served directory, computed once; awaited here so a bad config fails at start.
+  const connectOf = new Map();
+  const connectFor = (dir) => {
+    if (!connectOf.has(dir)) connectOf.set(dir, bundleConnect(dir, allowOrigins));
+    return connectOf.get(dir);
+  };
+  await connectFor(base);
   const server = createServer(async (request, response) => {
     const dir = base;
     try {
@@ -63,7 +93,7 @@ export async function serve({ root, port = 0, isolated = true }) {
         response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
         return;
       }
-      response.writeHead(200, { ...headersFor(dir, path, isolated), "Content-Length": info.size });
+      response.writeHead(200, { ...headersFor(dir, path, isolated, await connectFor(dir)), "Content-Length": info.size });
       if (request.method === "HEAD") {
         response.end();
         return;

@@ -1,13 +1,23 @@
-// Trunk post-build hook: copies the Pyodide core from node_modules into the
-// bundle (so nothing is fetched from a CDN) and writes a manifest with each
-// size of each file Pyodide fetches (the two .mjs files are imported, not
-// fetched), which lets the worker show download progress in bytes before the
-// first response arrives.
-import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+// Trunk post-build hook: puts Python into the bundle, so nothing is fetched
+// from a CDN unless code asks for a package we do not ship.
+//
+// - Copies the Pyodide core from node_modules.
+// - Copies the wheels pinned in pyodide-loader/wheels.txt (downloaded by
+//   scripts/setup.sh) and writes a lockfile in which those packages point at
+//   the bundled wheels, with the sha256 of the files actually shipped (the
+//   browser refuses a wheel whose hash differs), and every other package
+//   points at the Pyodide CDN (absolute URLs; `packages.cdn` in
+//   www/sandpit.config.json overrides the base), for use when online.
+// - Writes manifest.json: the size of each file Pyodide fetches at start-up
+//   (so the worker can show progress in bytes before the first response),
+//   the bundled packages, and the CDN base.
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const IMPORTED = ["pyodide.mjs", "pyodide.asm.mjs"];
 const FETCHED = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+const WHEELS = ".cache/wheels";
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) {
@@ -18,17 +28,89 @@ if (!staging) {
 const source = join("node_modules", "pyodide");
 const target = join(staging, "pyodide");
 await mkdir(target, { recursive: true });
-
 const pkg = JSON.parse(await readFile(join(source, "package.json"), "utf8"));
-const fetched = {};
-for (const name of [...IMPORTED, ...FETCHED]) {
+for (const name of IMPORTED) {
   await copyFile(join(source, name), join(target, name));
 }
+for (const name of FETCHED.filter((name) => name !== "pyodide-lock.json")) {
+  await copyFile(join(source, name), join(target, name));
+}
+
+/** Pyodide's own default CDN base for this version, read from its loader rather than written here. */
+async function cdnBase() {
+  const loader = await readFile(join(source, "pyodide.mjs"), "utf8");
+  const match = loader.match(/`(https:\/\/[^`$]+\/v)\$\{\w+\}(\/full\/)`/);
+  if (!match) throw new Error("vendor-pyodide: cannot find Pyodide's default CDN in pyodide.mjs");
+  return `${match[1]}${pkg.version}${match[2]}`;
+}
+
+/** `name==version --hash=sha256:...` lines of wheels.txt. */
+async function pinnedWheels() {
+  const text = await readFile(join("pyodide-loader", "wheels.txt"), "utf8");
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"))
+    .map((line) => {
+      const [, name, version, sha256] = line.match(/^([\w.-]+)==(\S+)\s+--hash=sha256:([0-9a-f]{64})$/) ?? [];
+      if (!name) throw new Error(`vendor-pyodide: cannot read wheels.txt line: ${line}`);
+      return { name: name.toLowerCase(), version, sha256 };
+    });
+}
+
+/** The deployment's package base URL (`packages.cdn` in www/sandpit.config.json), else Pyodide's. */
+async function packageBase() {
+  const config = JSON.parse(await readFile(join("www", "sandpit.config.json"), "utf8"));
+  const base = config.packages?.cdn;
+  if (!base) return cdnBase();
+  if (!/^https?:\/\/[^\s]+\/$/.test(base)) {
+    throw new Error(`vendor-pyodide: packages.cdn must be an http(s) URL ending in /: ${base}`);
+  }
+  return base;
+}
+
+const normalize = (name) => name.toLowerCase().replace(/[-_.]+/g, "-");
+const cdn = await packageBase();
+const lock = JSON.parse(await readFile(join(source, "pyodide-lock.json"), "utf8"));
+const files = await readdir(WHEELS).catch(() => {
+  throw new Error(`vendor-pyodide: ${WHEELS} is missing; run scripts/setup.sh`);
+});
+const bundled = [];
+for (const wheel of await pinnedWheels()) {
+  const prefix = `${wheel.name.replace(/-/g, "_")}-${wheel.version}-`;
+  const file = files.find((f) => f.toLowerCase().startsWith(prefix) && f.endsWith(".whl"));
+  if (!file) throw new Error(`vendor-pyodide: no wheel for ${wheel.name}==${wheel.version} in ${WHEELS}`);
+  const bytes = await readFile(join(WHEELS, file));
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  if (sha256 !== wheel.sha256) throw new Error(`vendor-pyodide: ${file} does not match its pinned hash`);
+  await writeFile(join(target, file), bytes);
+  const key = normalize(wheel.name);
+  const known = lock.packages[key];
+  lock.packages[key] = {
+    name: known?.name ?? wheel.name,
+    version: wheel.version,
+    file_name: file,
+    install_dir: "site",
+    sha256,
+    package_type: "package",
+    imports: known?.imports ?? [wheel.name.replace(/-/g, "_")],
+    depends: known?.depends ?? [],
+    unvendored_tests: false,
+    shared_library: false,
+  };
+  bundled.push(key);
+}
+for (const [key, entry] of Object.entries(lock.packages)) {
+  if (!bundled.includes(key)) entry.file_name = new URL(entry.file_name, cdn).href;
+}
+await writeFile(join(target, "pyodide-lock.json"), JSON.stringify(lock));
+
+const fetched = {};
 for (const name of FETCHED) {
   fetched[name] = (await stat(join(target, name))).size;
 }
 await writeFile(
   join(target, "manifest.json"),
-  JSON.stringify({ version: pkg.version, fetched }, null, 2),
+  JSON.stringify({ version: pkg.version, fetched, bundled, cdn }, null, 2),
 );
-console.log(`vendor-pyodide: Pyodide ${pkg.version} copied to ${target}`);
+console.log(`vendor-pyodide: Pyodide ${pkg.version} and ${bundled.length} wheels copied to ${target}`);

@@ -22,6 +22,10 @@ pub struct OutputLimits {
     pub value_bytes: u32,
     /// Maximum bytes of rich outputs (images, HTML) in all.
     pub display_bytes: u32,
+    /// Maximum bytes of input files in one request, in all.
+    pub input_bytes: u32,
+    /// Files created or changed up to this size come back with their content.
+    pub artifact_bytes: u32,
 }
 
 impl Default for OutputLimits {
@@ -32,6 +36,8 @@ impl Default for OutputLimits {
             output_bytes: 256 * 1024,
             value_bytes: 64 * 1024,
             display_bytes: 8 * 1024 * 1024,
+            input_bytes: 32 * 1024 * 1024,
+            artifact_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -47,6 +53,16 @@ pub struct RunRequest {
     /// Wall-clock limit on executing the code, in milliseconds; `None` for no limit.
     /// Loading Python and waiting in the queue do not count.
     pub timeout_ms: Option<u32>,
+    /// Files to put in the session's working directory (the run's current
+    /// directory) before the code runs.
+    #[serde(default)]
+    pub files: Vec<InputFile>,
+    /// Packages to load before the code runs, besides those its imports name.
+    #[serde(default)]
+    pub packages: Vec<String>,
+    /// How open matplotlib figures are captured at the end of the run.
+    #[serde(default)]
+    pub figure_format: FigureFormat,
     /// Output caps.
     pub limits: OutputLimits,
 }
@@ -58,8 +74,28 @@ impl RunRequest {
             code: code.into(),
             session: DEFAULT_SESSION.to_owned(),
             timeout_ms: Some(DEFAULT_TIMEOUT_MS),
+            files: Vec::new(),
+            packages: Vec::new(),
+            figure_format: FigureFormat::default(),
             limits: OutputLimits::default(),
         }
+    }
+
+    /// The same request, with `files` put in the working directory first.
+    pub fn with_files(mut self, files: Vec<InputFile>) -> Self {
+        self.files = files;
+        self
+    }
+
+    /// Bytes of input files in all, decoded.
+    pub fn input_bytes(&self) -> u64 {
+        self.files.iter().map(InputFile::size).sum()
+    }
+
+    /// The same request, also loading `packages` first.
+    pub fn with_packages(mut self, packages: Vec<String>) -> Self {
+        self.packages = packages;
+        self
     }
 
     /// The same request in `session`.
@@ -73,6 +109,59 @@ impl RunRequest {
         self.timeout_ms = timeout_ms;
         self
     }
+}
+
+/// A file a caller hands to a run (a CSV a user attached in a chat, say).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct InputFile {
+    /// Path relative to the session's working directory; no `..`, not absolute.
+    pub path: String,
+    /// The bytes, base64.
+    pub content_base64: String,
+}
+
+impl InputFile {
+    /// Decoded size in bytes, from the base64 length.
+    pub fn size(&self) -> u64 {
+        let text = self.content_base64.trim_end_matches('=');
+        (text.len() as u64 * 3) / 4
+    }
+}
+
+/// A file the run created or changed in its working directory.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Artifact {
+    /// Path relative to the working directory.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// MIME type guessed from the name.
+    pub mime: String,
+    /// The bytes, base64, when no larger than [`OutputLimits::artifact_bytes`].
+    pub content_base64: Option<String>,
+}
+
+/// A file in the session's working directory after the run.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct FileEntry {
+    /// Path relative to the working directory.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// Image format for captured matplotlib figures.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FigureFormat {
+    /// `image/png`, base64.
+    #[default]
+    Png,
+    /// `image/svg+xml`.
+    Svg,
 }
 
 /// The session used when a caller names none.
@@ -180,8 +269,15 @@ pub struct SourceLine {
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum HintCode {
-    /// An import failed: the module is not installed.
+    /// An import failed: no such module here (not a known package either).
     ModuleNotFound,
+    /// The package exists in Pyodide's distribution but must be downloaded,
+    /// and the download failed: the sandbox is offline.
+    PackageNeedsNetwork,
+    /// The package download was refused by the network policy.
+    PackageBlocked,
+    /// No build of the package exists for Pyodide; the hint names alternatives.
+    PackageUnavailable,
     /// The code read from stdin (`input()`), which a sandbox has no user to answer.
     InputUnsupported,
     /// The run exceeded its timeout.
@@ -190,6 +286,18 @@ pub enum HintCode {
     Cancelled,
     /// The interpreter died; see `restored` for what came back.
     Crashed,
+    /// A network request was blocked by the sandbox's policy; see `blocked`.
+    NetworkBlocked,
+}
+
+/// A request the browser refused under the worker's Content-Security-Policy.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct BlockedRequest {
+    /// What was asked for (the browser may shorten it to its origin).
+    pub url: String,
+    /// The CSP directive that refused it, e.g. `connect-src`.
+    pub directive: String,
 }
 
 /// A machine-readable repair hint with a sentence for humans and models.
@@ -296,6 +404,12 @@ pub struct RunResult {
     pub duration_ms: f64,
     /// What was cut.
     pub truncated: Truncation,
+    /// Requests the network policy refused during the run.
+    pub blocked: Vec<BlockedRequest>,
+    /// Files the run created or changed, in path order.
+    pub artifacts: Vec<Artifact>,
+    /// Every file in the session's working directory after the run.
+    pub files: Vec<FileEntry>,
     /// Set when the worker was replaced after this run (timeout without
     /// interrupts, crash, cancel): how the sessions' state was rebuilt.
     pub restored: Option<Restoration>,
@@ -332,6 +446,36 @@ impl JsonSchema for InterruptBuffer {
     }
 }
 
+/// The end of a `MessageChannel` the worker talks to the host through.
+///
+/// Transferred with `init`, then held only in the worker's module scope: the
+/// worker's own `postMessage` is removed before user code runs, so Python has
+/// no channel to the host and cannot forge a message.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(transparent)]
+pub struct HostPort(#[serde(with = "serde_wasm_bindgen::preserve")] pub web_sys::MessagePort);
+
+impl PartialEq for HostPort {
+    /// The same port object.
+    fn eq(&self, other: &Self) -> bool {
+        let (this, that): (&wasm_bindgen::JsValue, &wasm_bindgen::JsValue) =
+            (self.0.as_ref(), other.0.as_ref());
+        this == that
+    }
+}
+
+impl JsonSchema for HostPort {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HostPort".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A MessagePort, transferred by postMessage as itself."
+        })
+    }
+}
+
 /// Sent to the worker when it starts.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -342,6 +486,8 @@ pub struct WorkerConfig {
     pub runner_url: String,
     /// Present only when the page is cross-origin isolated (shared memory allowed).
     pub interrupt_buffer: Option<InterruptBuffer>,
+    /// The worker's only channel to the host from here on.
+    pub port: HostPort,
 }
 
 /// Messages from the host to the worker.
@@ -359,6 +505,15 @@ pub enum HostMessage {
         id: RunId,
         /// What to run.
         request: RunRequest,
+    },
+    /// Read a file from a session's working directory; answered by `file_read`.
+    ReadFile {
+        /// Id echoed in the answer.
+        id: RunId,
+        /// The session.
+        session: String,
+        /// Path relative to its working directory.
+        path: String,
     },
     /// Empty a session's globals (or forget the session); answered by `session_cleared`.
     ClearSession {
@@ -381,19 +536,24 @@ pub enum LoadStage {
     Runner,
 }
 
+/// How far start-up has come.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LoadProgress {
+    /// Current phase.
+    pub stage: LoadStage,
+    /// Bytes downloaded so far.
+    pub loaded: u64,
+    /// Bytes to download in all, when known.
+    pub total: Option<u64>,
+}
+
 /// Messages from the worker to the host.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum WorkerMessage {
     /// Start-up progress.
-    Progress {
-        /// Current phase.
-        stage: LoadStage,
-        /// Bytes downloaded so far.
-        loaded: u64,
-        /// Bytes to download in all, when the server says.
-        total: Option<u64>,
-    },
+    Progress(LoadProgress),
     /// The interpreter is up; runs may be sent.
     Ready {
         /// Python version, e.g. `3.14.2`.
@@ -405,6 +565,22 @@ pub enum WorkerMessage {
     Fatal {
         /// What went wrong.
         message: String,
+    },
+    /// Packages a run needs are being downloaded (not counted against its timeout).
+    PackageProgress {
+        /// The run.
+        id: RunId,
+        /// Packages being loaded.
+        packages: Vec<String>,
+        /// Bytes downloaded so far.
+        loaded: u64,
+        /// Bytes of the responses seen so far (grows as downloads start).
+        total: u64,
+    },
+    /// The run's packages are loaded and its code starts now: its timeout starts here.
+    Started {
+        /// The run.
+        id: RunId,
     },
     /// Output written by a running run, sent as it happens.
     Stream {
@@ -419,6 +595,15 @@ pub enum WorkerMessage {
         id: RunId,
         /// What went wrong.
         message: String,
+    },
+    /// A file was read (or could not be).
+    FileRead {
+        /// The `read_file` message's id.
+        id: RunId,
+        /// The bytes, base64, when the file could be read.
+        content_base64: Option<String>,
+        /// Why not, otherwise.
+        error: Option<String>,
     },
     /// A session was cleared.
     SessionCleared {

@@ -1,9 +1,10 @@
 //! Results the host builds for runs it had to stop.
 
 use sandpit::protocol::{
-    HintCode, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName, Truncation,
+    BlockedRequest, HintCode, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
+    Truncation,
 };
-use sandpit::runtime::outcome::{interrupted, stopped, StopReason};
+use sandpit::runtime::outcome::{interrupted, stopped, with_network_hint, StopReason};
 
 fn chunk(stream: StreamName, text: &str) -> OutputChunk {
     OutputChunk {
@@ -67,9 +68,8 @@ fn crashes_and_cancels_have_their_own_status_and_hint() {
     );
 }
 
-#[test]
-fn an_interrupted_run_keeps_the_runners_location_but_says_why() {
-    let from_runner = RunResult {
+fn failed_run() -> RunResult {
+    RunResult {
         status: RunStatus::Cancelled,
         stdout: "tick\n".into(),
         stderr: String::new(),
@@ -89,9 +89,16 @@ fn an_interrupted_run_keeps_the_runners_location_but_says_why() {
         exit_code: None,
         duration_ms: 100.0,
         truncated: Truncation::default(),
+        blocked: vec![],
+        artifacts: vec![],
+        files: vec![],
         restored: None,
-    };
-    let result = interrupted(from_runner, &StopReason::Timeout(100));
+    }
+}
+
+#[test]
+fn an_interrupted_run_keeps_the_runners_location_but_says_why() {
+    let result = interrupted(failed_run(), &StopReason::Timeout(100));
     assert_eq!(result.status, RunStatus::Timeout);
     assert_eq!(result.stdout, "tick\n");
     let error = result.error.expect("error");
@@ -99,4 +106,27 @@ fn an_interrupted_run_keeps_the_runners_location_but_says_why() {
     assert_eq!((error.line, error.column), (Some(2), Some(5)));
     assert_eq!(error.traceback, "Traceback: line 2");
     assert!(error.hint.expect("hint").message.contains("kept"));
+}
+
+#[test]
+fn a_failure_after_a_blocked_request_gets_the_network_hint() {
+    let mut result = failed_run();
+    assert_eq!(
+        with_network_hint(result.clone()),
+        result,
+        "nothing blocked, nothing added"
+    );
+    result.blocked = vec![BlockedRequest {
+        url: "http://127.0.0.1:9/steal".into(),
+        directive: "connect-src".into(),
+    }];
+    let hinted = with_network_hint(result);
+    let hint = hinted.error.and_then(|e| e.hint).expect("a hint");
+    assert_eq!(hint.code, HintCode::NetworkBlocked);
+    assert!(
+        hint.message.contains("http://127.0.0.1:9/steal"),
+        "{}",
+        hint.message
+    );
+    assert!(hint.message.contains("connect-src"));
 }

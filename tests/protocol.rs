@@ -26,7 +26,11 @@ fn a_run_message_has_the_documented_wire_shape() {
                 "code": "print(1)",
                 "session": "main",
                 "timeout_ms": 30000,
-                "limits": {"output_bytes": 262144, "value_bytes": 65536, "display_bytes": 8388608}
+                "files": [],
+                "packages": [],
+                "figure_format": "png",
+                "limits": {"output_bytes": 262144, "value_bytes": 65536, "display_bytes": 8388608,
+                           "input_bytes": 33554432, "artifact_bytes": 4194304}
             }
         })
     );
@@ -51,6 +55,9 @@ fn a_done_message_as_the_runner_writes_it_is_understood() {
             "exit_code": null,
             "duration_ms": 1.5,
             "truncated": {"output": false, "output_bytes_total": 4, "displays": false},
+            "blocked": [],
+            "artifacts": [{"path": "out.csv", "size": 4, "mime": "text/csv", "content_base64": "YSxiCg=="}],
+            "files": [{"path": "out.csv", "size": 4}],
             "restored": null
         }
     }))

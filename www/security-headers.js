@@ -13,22 +13,40 @@ export const ISOLATION_HEADERS = Object.freeze({
 
 /**
  * The worker's own CSP, enforced inside the worker: Pyodide needs
- * 'wasm-unsafe-eval' and same-origin fetches, and nothing else.
+ * 'wasm-unsafe-eval' and same-origin fetches; `connect` are the other
+ * origins Python may reach (see `connectOrigins`). No eval, no nested workers.
  */
-export const WORKER_CSP =
-  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";
+export function workerCsp(connect = []) {
+  for (const origin of connect) {
+    if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin)) {
+      throw new Error(`not an origin (scheme://host[:port]): ${JSON.stringify(origin)}`);
+    }
+  }
+  const sources = ["'self'", ...connect].join(" ");
+  return `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src ${sources}; worker-src 'none'`;
+}
+
+/**
+ * Origins Python may reach: the deployment's allowlist (`network.allow` in
+ * sandpit.config.json) and the origin packages come from (`cdn` in the
+ * bundle's pyodide/manifest.json). Either argument may be null.
+ */
+export function connectOrigins(config, manifest) {
+  const cdn = manifest?.cdn ? [new URL(manifest.cdn).origin] : [];
+  return [...(config?.network?.allow ?? []), ...cdn];
+}
 
 /**
  * The security headers for the file at `path` ("/"-separated, relative to
  * the app's root). `isolated: false` leaves out COOP/COEP, as a page
- * embedded in a third-party site would be served.
+ * embedded in a third-party site would be served; `connect` as for `workerCsp`.
  */
-export function securityHeaders(path, { isolated = true } = {}) {
+export function securityHeaders(path, { isolated = true, connect = [] } = {}) {
   const headers = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
   };
   if (isolated) Object.assign(headers, ISOLATION_HEADERS);
-  if (path === WORKER_SCRIPT) headers["Content-Security-Policy"] = WORKER_CSP;
+  if (path === WORKER_SCRIPT) headers["Content-Security-Policy"] = workerCsp(connect);
   return headers;
 }

@@ -7,7 +7,7 @@
 // Every file is checked against the sha256 it was built with, both when it is
 // downloaded and each time it is served: a file that does not match is never
 // served, it is fetched again (or the request fails).
-import { securityHeaders } from "./security-headers.js";
+import { connectOrigins, securityHeaders, WORKER_SCRIPT } from "./security-headers.js";
 
 // Replaced at build time by scripts/precache.mjs: every file of the bundle
 // with its sha256 and size, and a version derived from them.
@@ -148,11 +148,28 @@ function precachedPath(url) {
   return Object.hasOwn(PRECACHE.files, path) ? path : null;
 }
 
+/** A precached JSON file, or null. */
+async function cachedJson(path) {
+  const response = await caches.match(appUrl(path));
+  return response ? response.json() : null;
+}
+
+let workerConnect = null;
+
+/** What the worker's CSP lets Python reach, read once from the precached config and manifest. */
+function connectForWorker() {
+  workerConnect ??= Promise.all([cachedJson("sandpit.config.json"), cachedJson("pyodide/manifest.json")])
+    .then(([config, manifest]) => connectOrigins(config, manifest))
+    .catch(() => []);
+  return workerConnect;
+}
+
 /** Serves a precached file with the security headers, fetching it again when the copy is bad. */
 async function servePrecached(path) {
   const url = appUrl(path);
   const { sha256: expected } = PRECACHE.files[path];
-  const headers = securityHeaders(path);
+  const connect = path === WORKER_SCRIPT ? await connectForWorker() : [];
+  const headers = securityHeaders(path, { connect });
   try {
     const cache = await caches.open(PRECACHE_NAME);
     let found = await cachedBytes(cache, url, expected);

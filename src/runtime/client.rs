@@ -19,7 +19,7 @@ use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
 use super::worker::PythonWorker;
 use crate::protocol::{
-    HostMessage, LoadStage, OutputChunk, RunId, RunRequest, RunResult, RunStatus, WorkerMessage,
+    HostMessage, LoadProgress, OutputChunk, RunId, RunRequest, RunResult, RunStatus, WorkerMessage,
 };
 
 /// How long an interrupted run may take to stop before its worker is terminated
@@ -30,14 +30,7 @@ const INTERRUPT_GRACE_MS: u32 = 1_000;
 #[derive(Debug, Clone, PartialEq)]
 pub enum RuntimeStatus {
     /// Starting up.
-    Loading {
-        /// Current phase.
-        stage: LoadStage,
-        /// Bytes downloaded so far.
-        loaded: u64,
-        /// Bytes to download in all, when known.
-        total: Option<u64>,
-    },
+    Loading(LoadProgress),
     /// Runs go straight to Python.
     Ready {
         /// Python version.
@@ -57,7 +50,16 @@ pub enum RuntimeStatus {
 /// Something that happened to one run before its result.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunEvent {
-    /// The run left the queue and is executing now.
+    /// The packages the run needs are downloading (this does not count against its timeout).
+    Packages {
+        /// Packages being loaded.
+        packages: Vec<String>,
+        /// Bytes downloaded so far.
+        loaded: u64,
+        /// Bytes of the downloads seen so far.
+        total: u64,
+    },
+    /// The run's code is executing now; its timeout runs from here.
     Started,
     /// The run wrote output.
     Output(OutputChunk),
@@ -72,6 +74,9 @@ pub enum RuntimeError {
     /// Python failed to start, so nothing can run.
     #[error("{0}")]
     Unavailable(String),
+    /// The request was refused before it ran (its files are over the limit, say).
+    #[error("{0}")]
+    Rejected(String),
     /// The runtime was dropped before the run finished.
     #[error("the Python runtime was shut down")]
     Closed,
@@ -119,6 +124,7 @@ struct Shared {
     scheduler: Scheduler,
     runs: HashMap<RunId, PendingRun>,
     clears: HashMap<RunId, oneshot::Sender<Result<(), RuntimeError>>>,
+    reads: HashMap<RunId, oneshot::Sender<Result<String, RuntimeError>>>,
     /// The timeout of the job in flight, or the grace period of an interrupt.
     timer: Option<Timer>,
     /// The run an interrupt was sent to; stopping it again means terminating.
@@ -145,6 +151,7 @@ impl Runtime {
                 scheduler: Scheduler::new(),
                 runs: HashMap::new(),
                 clears: HashMap::new(),
+                reads: HashMap::new(),
                 timer: None,
                 interrupting: None,
                 on_status: Rc::new(on_status),
@@ -168,10 +175,13 @@ impl Runtime {
     ) -> (RunId, impl Future<Output = Outcome>) {
         let (done, receiver) = oneshot::channel();
         let failure = self.shared.borrow().failure.clone();
-        let id = match failure {
-            Some(message) => {
+        let refusal = failure
+            .map(RuntimeError::Unavailable)
+            .or_else(|| oversized_input(&request).map(RuntimeError::Rejected));
+        let id = match refusal {
+            Some(error) => {
                 // The receiver is alive until this function returns, so the send cannot fail.
-                let _ = done.send(Err(RuntimeError::Unavailable(message)));
+                let _ = done.send(Err(error));
                 0
             }
             None => {
@@ -230,6 +240,24 @@ impl Runtime {
         async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
     }
 
+    /// Reads a file from a session's working directory; resolves to its bytes, base64.
+    ///
+    /// For artifacts too large to come back with their run's result.
+    pub fn read_file(
+        &self,
+        session: &str,
+        path: &str,
+    ) -> impl Future<Output = Result<String, RuntimeError>> {
+        let (done, receiver) = oneshot::channel();
+        let (id, next) = self.shared.borrow_mut().scheduler.submit(Job::ReadFile {
+            session: session.to_owned(),
+            path: path.to_owned(),
+        });
+        self.shared.borrow_mut().reads.insert(id, done);
+        dispatch(&self.shared, next);
+        async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
+    }
+
     /// Sessions that have run code and were not deleted.
     pub fn sessions(&self) -> Vec<String> {
         self.shared.borrow().scheduler.sessions()
@@ -243,6 +271,19 @@ impl Drop for Runtime {
         state.active = None;
         state.spare = None;
     }
+}
+
+/// Why a request's input files cannot be sent, if they are over its limit.
+fn oversized_input(request: &RunRequest) -> Option<String> {
+    let size = request.input_bytes();
+    let limit = u64::from(request.limits.input_bytes);
+    (size > limit).then(|| {
+        format!(
+            "the input files are {} in all, over the limit of {}: send smaller files or raise limits.input_bytes",
+            crate::format::bytes(size),
+            crate::format::bytes(limit)
+        )
+    })
 }
 
 fn now_ms() -> f64 {
@@ -289,14 +330,9 @@ fn ensure_spare(shared: &Rc<RefCell<Shared>>) {
     }
 }
 
-/// Posts the job the scheduler chose, if any, and starts its clock.
+/// Posts the job the scheduler chose, if any.
 fn dispatch(shared: &Rc<RefCell<Shared>>, next: Option<HostMessage>) {
     let Some(message) = next else { return };
-    let (id, timeout_ms) = match &message {
-        HostMessage::Run { id, request } => (*id, request.timeout_ms),
-        HostMessage::ClearSession { id, .. } => (*id, None),
-        HostMessage::Init { .. } => return,
-    };
     let posted = match shared.borrow().active.as_ref() {
         Some(slot) => slot.worker.post(&message),
         None => Err(RuntimeError::Closed),
@@ -304,9 +340,18 @@ fn dispatch(shared: &Rc<RefCell<Shared>>, next: Option<HostMessage>) {
     if let Err(error) = posted {
         console_error!("sandpit: {error}");
         restart(shared, StopReason::Crashed(error.to_string()));
-        return;
     }
-    let this = shared.borrow().this.clone();
+}
+
+/// The run's packages are loaded and its code starts: start its clock.
+fn on_started(shared: &Rc<RefCell<Shared>>, id: RunId) {
+    let (timeout_ms, this) = {
+        let state = shared.borrow();
+        if state.scheduler.in_flight() != Some(id) {
+            return;
+        }
+        (state.scheduler.in_flight_timeout_ms(), state.this.clone())
+    };
     let timer = timeout_ms.and_then(|limit| {
         Timer::start(limit, move || {
             with_shared(&this, |shared| stop(shared, id, StopReason::Timeout(limit)))
@@ -322,6 +367,18 @@ fn dispatch(shared: &Rc<RefCell<Shared>>, next: Option<HostMessage>) {
     };
     if let Some(on_event) = on_event {
         on_event(RunEvent::Started);
+    }
+}
+
+/// Tells a run's caller what it sent, outside any borrow of the shared state.
+fn notify(shared: &Rc<RefCell<Shared>>, id: RunId, event: RunEvent) {
+    let on_event = shared
+        .borrow()
+        .runs
+        .get(&id)
+        .map(|run| run.on_event.clone());
+    if let Some(on_event) = on_event {
+        on_event(event);
     }
 }
 
@@ -407,12 +464,20 @@ fn resolve(shared: &Rc<RefCell<Shared>>, completions: Vec<Completion>) {
                 }
             }
             Completion::Restored(id, restoration) => {
-                let (pending, clear) = {
+                let (pending, clear, read) = {
                     let mut state = shared.borrow_mut();
-                    (state.runs.remove(&id), state.clears.remove(&id))
+                    (
+                        state.runs.remove(&id),
+                        state.clears.remove(&id),
+                        state.reads.remove(&id),
+                    )
                 };
                 if let Some(done) = clear {
                     let _ = done.send(Ok(()));
+                }
+                if let Some(done) = read {
+                    let message = "the sandbox restarted while reading the file".to_owned();
+                    let _ = done.send(Err(RuntimeError::Rejected(message)));
                 }
                 if let Some(run) = pending {
                     let reason = run.stop.unwrap_or(StopReason::Crashed("unknown".into()));
@@ -428,7 +493,7 @@ fn resolve(shared: &Rc<RefCell<Shared>>, completions: Vec<Completion>) {
 
 /// Python cannot run any more: every waiting job fails with `message`.
 fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
-    let (on_status, runs, clears) = {
+    let (on_status, runs, clears, reads) = {
         let mut state = shared.borrow_mut();
         state.failure = Some(message.clone());
         state.timer = None;
@@ -440,7 +505,8 @@ fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
             .iter()
             .filter_map(|id| state.clears.remove(id))
             .collect();
-        (state.on_status.clone(), runs, clears)
+        let reads: Vec<_> = ids.iter().filter_map(|id| state.reads.remove(id)).collect();
+        (state.on_status.clone(), runs, clears, reads)
     };
     for run in runs {
         let _ = run
@@ -449,6 +515,9 @@ fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
     }
     for clear in clears {
         let _ = clear.send(Err(RuntimeError::Unavailable(message.clone())));
+    }
+    for read in reads {
+        let _ = read.send(Err(RuntimeError::Unavailable(message.clone())));
     }
     on_status(RuntimeStatus::Failed { message });
 }
@@ -525,15 +594,7 @@ fn on_worker_message(shared: &Rc<RefCell<Shared>>, generation: u64, data: JsValu
 fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
     let on_status = shared.borrow().on_status.clone();
     match message {
-        WorkerMessage::Progress {
-            stage,
-            loaded,
-            total,
-        } => on_status(RuntimeStatus::Loading {
-            stage,
-            loaded,
-            total,
-        }),
+        WorkerMessage::Progress(progress) => on_status(RuntimeStatus::Loading(progress)),
         WorkerMessage::Ready { python, pyodide } => {
             let (next, interrupts) = {
                 let mut state = shared.borrow_mut();
@@ -560,19 +621,52 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
                 fail(shared, message);
             }
         }
+        WorkerMessage::PackageProgress {
+            id,
+            packages,
+            loaded,
+            total,
+        } => notify(
+            shared,
+            id,
+            RunEvent::Packages {
+                packages,
+                loaded,
+                total,
+            },
+        ),
+        WorkerMessage::Started { id } => on_started(shared, id),
         WorkerMessage::Stream { id, chunk } => {
-            let on_event = shared.borrow_mut().runs.get_mut(&id).map(|run| {
+            if let Some(run) = shared.borrow_mut().runs.get_mut(&id) {
                 run.streamed.push(chunk.clone());
-                run.on_event.clone()
-            });
-            if let Some(on_event) = on_event {
-                on_event(RunEvent::Output(chunk));
             }
+            notify(shared, id, RunEvent::Output(chunk));
         }
         WorkerMessage::RunFailed { id, message } => {
             if shared.borrow().scheduler.in_flight() == Some(id) {
                 restart(shared, StopReason::Crashed(message));
             }
+        }
+        WorkerMessage::FileRead {
+            id,
+            content_base64,
+            error,
+        } => {
+            let (completions, next, read) = {
+                let mut state = shared.borrow_mut();
+                let (completions, next) = state.scheduler.complete(id, true, "");
+                (completions, next, state.reads.remove(&id))
+            };
+            if let Some(done) = read {
+                let outcome = content_base64.ok_or_else(|| {
+                    RuntimeError::Rejected(
+                        error.unwrap_or_else(|| "the file could not be read".into()),
+                    )
+                });
+                let _ = done.send(outcome);
+            }
+            resolve(shared, completions);
+            dispatch(shared, next);
         }
         WorkerMessage::SessionCleared { id } => {
             let (completions, next) = {
@@ -606,9 +700,10 @@ fn on_done(shared: &Rc<RefCell<Shared>>, id: RunId, result: Box<RunResult>) {
     };
     if let Some(run) = pending {
         let result = match (&run.stop, result.status) {
-            (Some(reason), RunStatus::Cancelled) => Box::new(outcome::interrupted(*result, reason)),
-            _ => result,
+            (Some(reason), RunStatus::Cancelled) => outcome::interrupted(*result, reason),
+            _ => outcome::with_network_hint(*result),
         };
+        let result = Box::new(result);
         let _ = run.done.send(Ok(result));
     }
     resolve(shared, completions);

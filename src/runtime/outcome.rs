@@ -121,6 +121,9 @@ pub fn stopped(
             output_bytes_total: kept as u64,
             displays: false,
         },
+        blocked: Vec::new(),
+        artifacts: Vec::new(),
+        files: Vec::new(),
         restored,
     }
 }
@@ -138,6 +141,31 @@ pub fn interrupted(mut result: RunResult, reason: &StopReason) -> RunResult {
     }
     result.status = reason.status();
     result.error = Some(error);
+    result
+}
+
+/// A failed run that tried to reach the network: say the policy stopped it.
+///
+/// The runner only sees an exception (a `TypeError: Failed to fetch`, say);
+/// the worker saw the browser's CSP violation, which explains it.
+pub fn with_network_hint(mut result: RunResult) -> RunResult {
+    let Some(first) = result.blocked.first() else {
+        return result;
+    };
+    let message = format!(
+        "A request to {} was blocked by the sandbox's network policy ({}). \
+         Code here cannot reach the network except the origins the deployment allows; \
+         pass data in as files or in the code instead.",
+        first.url, first.directive
+    );
+    if let Some(error) = result.error.as_mut() {
+        if error.hint.is_none() {
+            error.hint = Some(Hint {
+                code: HintCode::NetworkBlocked,
+                message,
+            });
+        }
+    }
     result
 }
 

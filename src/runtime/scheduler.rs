@@ -13,7 +13,8 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use crate::protocol::{
-    HostMessage, LostRun, OutputLimits, Restoration, RunId, RunRequest, DEFAULT_TIMEOUT_MS,
+    FigureFormat, HostMessage, InputFile, LostRun, OutputLimits, Restoration, RunId, RunRequest,
+    DEFAULT_TIMEOUT_MS,
 };
 
 /// Something the worker does for the host.
@@ -30,6 +31,13 @@ pub enum Job {
     },
     /// Re-runs a ledger entry to rebuild state in a new worker.
     Replay(LedgerEntry),
+    /// Reads a file from a session's working directory.
+    ReadFile {
+        /// The session.
+        session: String,
+        /// Path relative to its working directory.
+        path: String,
+    },
 }
 
 /// A run that succeeded, kept so it can be replayed.
@@ -38,6 +46,8 @@ pub struct LedgerEntry {
     seq: u64,
     session: String,
     code: String,
+    packages: Vec<String>,
+    files: Vec<InputFile>,
 }
 
 /// A job the scheduler is done with.
@@ -55,6 +65,8 @@ const REPLAY_LIMITS: OutputLimits = OutputLimits {
     output_bytes: 0,
     value_bytes: 0,
     display_bytes: 0,
+    input_bytes: u32::MAX,
+    artifact_bytes: 0,
 };
 
 /// The job queue, the ledger and any restore in progress.
@@ -119,9 +131,13 @@ impl Scheduler {
         self.in_flight.as_ref().map(|(id, _)| *id)
     }
 
-    /// Whether the job inside the worker is a caller's run (not a replay or a clear).
-    pub fn in_flight_is_run(&self) -> bool {
-        matches!(self.in_flight, Some((_, Job::Run(_))))
+    /// The timeout of the run inside the worker, if it is a run and has one.
+    pub fn in_flight_timeout_ms(&self) -> Option<u32> {
+        match &self.in_flight {
+            Some((_, Job::Run(request))) => request.timeout_ms,
+            Some((_, Job::Replay(_))) => Some(DEFAULT_TIMEOUT_MS),
+            _ => None,
+        }
     }
 
     /// Jobs waiting (not counting the one in flight).
@@ -164,6 +180,8 @@ impl Scheduler {
                         seq,
                         session: request.session,
                         code: request.code,
+                        packages: request.packages,
+                        files: request.files,
                     });
                 }
                 done.push(Completion::Finished(id));
@@ -172,6 +190,7 @@ impl Scheduler {
                 self.ledger.retain(|entry| entry.session != session);
                 done.push(Completion::Finished(id));
             }
+            Some(Job::ReadFile { .. }) => done.push(Completion::Finished(id)),
             Some(Job::Replay(entry)) => {
                 if !succeeded {
                     self.lose(&entry, reason);
@@ -202,6 +221,7 @@ impl Scheduler {
                 self.lose(&entry, reason);
                 None
             }
+            Some((id, Job::ReadFile { .. })) => Some(id),
             None => None,
         };
         self.ready = false;
@@ -289,12 +309,20 @@ impl Scheduler {
                 id,
                 session: session.clone(),
             },
+            Job::ReadFile { session, path } => HostMessage::ReadFile {
+                id,
+                session: session.clone(),
+                path: path.clone(),
+            },
             Job::Replay(entry) => HostMessage::Run {
                 id,
                 request: RunRequest {
                     code: entry.code.clone(),
                     session: entry.session.clone(),
                     timeout_ms: Some(DEFAULT_TIMEOUT_MS),
+                    files: entry.files.clone(),
+                    packages: entry.packages.clone(),
+                    figure_format: FigureFormat::Png,
                     limits: REPLAY_LIMITS,
                 },
             },

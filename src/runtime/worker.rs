@@ -5,10 +5,12 @@ use serde::Serialize;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{
+    ErrorEvent, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType,
+};
 
 use super::RuntimeError;
-use crate::protocol::{HostMessage, InterruptBuffer, WorkerConfig};
+use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
 /// Where the worker and Pyodide live, relative to the page.
 const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
@@ -26,8 +28,13 @@ extern "C" {
 }
 
 /// A spawned worker, its event handlers, and its interrupt buffer when the page allows one.
+///
+/// Protocol messages travel over a private `MessageChannel`, never the
+/// worker's own `postMessage`, which the worker removes before user code
+/// runs: whatever Python posts through the worker object is never read.
 pub struct PythonWorker {
     worker: Worker,
+    port: MessagePort,
     interrupt: Option<Int32Array>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
@@ -51,34 +58,38 @@ impl PythonWorker {
             event.prevent_default();
             on_error(format!("the Python worker stopped: {}", event.message()))
         });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        let channel = MessageChannel::new().map_err(|e| RuntimeError::from_js(&e))?;
+        let port = channel.port1();
+        port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
 
         let isolated = CROSS_ORIGIN_ISOLATED.with(|value| value.as_bool() == Some(true));
         let buffer = isolated.then(|| SharedArrayBuffer::new(4));
         let interrupt = buffer.as_ref().map(|buffer| Int32Array::new(buffer));
-        let this = Self {
-            worker,
-            interrupt,
-            _on_message: on_message,
-            _on_error: on_error,
-        };
+        let worker_end = channel.port2();
         let config = WorkerConfig {
             pyodide_url: page_url(PYODIDE_PATH)?,
             runner_url: page_url(RUNNER_PATH)?,
             interrupt_buffer: buffer.map(InterruptBuffer),
+            port: HostPort(worker_end.clone()),
         };
-        this.post(&HostMessage::Init { config })?;
-        Ok(this)
+        let init = to_js(&HostMessage::Init { config })?;
+        worker
+            .post_message_with_transfer(&init, &js_sys::Array::of1(&worker_end))
+            .map_err(|e| RuntimeError::from_js(&e))?;
+        Ok(Self {
+            worker,
+            port,
+            interrupt,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
     }
 
-    /// Sends one protocol message.
+    /// Sends one protocol message over the private channel.
     pub fn post(&self, message: &HostMessage) -> Result<(), RuntimeError> {
-        let value = message
-            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-            .map_err(|e| RuntimeError::Worker(e.to_string()))?;
-        self.worker
-            .post_message(&value)
+        self.port
+            .post_message(&to_js(message)?)
             .map_err(|e| RuntimeError::from_js(&e))
     }
 
@@ -97,10 +108,17 @@ impl PythonWorker {
 
 impl Drop for PythonWorker {
     fn drop(&mut self) {
-        self.worker.set_onmessage(None);
+        self.port.set_onmessage(None);
+        self.port.close();
         self.worker.set_onerror(None);
         self.worker.terminate();
     }
+}
+
+fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {
+    message
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| RuntimeError::Worker(e.to_string()))
 }
 
 /// Resolves `path` against the page, because the worker resolves URLs against its own location.

@@ -6,9 +6,11 @@ use leptos::prelude::*;
 /// A textarea bound to `code`; the Run button and Ctrl/Cmd+Enter call
 /// `on_run`, Stop calls `on_stop` and is enabled only while `can_stop`.
 #[component]
-pub fn Editor<F, G>(
+pub fn Editor<F, G, P>(
     code: RwSignal<String>,
     timeout_s: RwSignal<f64>,
+    packages: Signal<String>,
+    set_packages: P,
     on_run: F,
     on_stop: G,
     can_stop: Signal<bool>,
@@ -16,6 +18,7 @@ pub fn Editor<F, G>(
 where
     F: Fn() + Copy + 'static,
     G: Fn() + Copy + 'static,
+    P: Fn(String) + Copy + 'static,
 {
     let on_keydown = move |event: KeyboardEvent| {
         if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
@@ -57,6 +60,16 @@ where
                         on:change=move |event| {
                             timeout_s.set(event_target_value(&event).parse().unwrap_or(0.0))
                         }
+                    />
+                </label>
+                <label class="timeout packages">
+                    "Packages "
+                    <input
+                        data-testid="packages"
+                        placeholder="loaded before each run of this session"
+                        title="Imports load their packages by themselves; list here what the code loads dynamically"
+                        prop:value=move || packages.get()
+                        on:change=move |event| set_packages(event_target_value(&event))
                     />
                 </label>
                 <span class="hint">"Ctrl+Enter runs"</span>

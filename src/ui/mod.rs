@@ -4,6 +4,7 @@
 //! worker, the service worker or IndexedDB.
 
 mod editor;
+mod files;
 mod rich;
 mod run_view;
 mod sessions;
@@ -15,9 +16,12 @@ mod workspace;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::protocol::{LoadStage, OutputChunk, RunId, RunRequest, RunResult, DEFAULT_SESSION};
+use crate::protocol::{
+    LoadProgress, LoadStage, OutputChunk, RunId, RunRequest, RunResult, DEFAULT_SESSION,
+};
 use crate::runtime::{RunEvent, Runtime, RuntimeStatus};
 use editor::Editor;
+use files::FilesPanel;
 use run_view::RunView;
 use sessions::SessionBar;
 use settings::Settings;
@@ -34,6 +38,15 @@ const EXAMPLE: &str =
 pub enum RunPhase {
     /// Waiting for Python to load or for the previous run.
     Queued,
+    /// Downloading the packages its imports need (not counted against its timeout).
+    LoadingPackages {
+        /// Packages being loaded.
+        packages: Vec<String>,
+        /// Bytes downloaded so far.
+        loaded: u64,
+        /// Bytes of the downloads seen so far.
+        total: u64,
+    },
     /// Executing since `started_ms` (page clock).
     Running {
         /// `performance.now()` when the run started.
@@ -48,7 +61,10 @@ pub enum RunPhase {
 impl RunPhase {
     /// Whether the run may still be stopped.
     pub fn is_active(&self) -> bool {
-        matches!(self, Self::Queued | Self::Running { .. })
+        matches!(
+            self,
+            Self::Queued | Self::LoadingPackages { .. } | Self::Running { .. }
+        )
     }
 }
 
@@ -121,11 +137,11 @@ fn now_ms() -> f64 {
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
-    let status = RwSignal::new(RuntimeStatus::Loading {
+    let status = RwSignal::new(RuntimeStatus::Loading(LoadProgress {
         stage: LoadStage::Download,
         loaded: 0,
         total: None,
-    });
+    }));
     let runtime = match Runtime::start(move |s| status.set(s)) {
         Ok(runtime) => Some(runtime),
         Err(error) => {
@@ -136,11 +152,23 @@ pub fn App() -> impl IntoView {
         }
     };
     let runtime: SharedRuntime = StoredValue::new_local(runtime);
+    provide_context(runtime);
     let code = RwSignal::new(EXAMPLE.to_owned());
     let timeout_s = RwSignal::new(30.0_f64);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
+    // Packages to preload, per session: every run of that session asks for them.
+    let session_packages = RwSignal::new(std::collections::HashMap::<String, String>::new());
+    let packages = Signal::derive(move || {
+        session_packages.with(|all| session.with(|s| all.get(s).cloned().unwrap_or_default()))
+    });
+    let set_packages = move |text: String| {
+        session_packages.update(|all| {
+            all.insert(session.get_untracked(), text);
+        })
+    };
     let names = RwSignal::new(vec![DEFAULT_SESSION.to_owned()]);
     let runs = RwSignal::new(Vec::<RunEntry>::new());
+    let attached = RwSignal::new(Vec::new());
     let persistence = Persistence::start(PageState {
         code,
         session,
@@ -155,9 +183,20 @@ pub fn App() -> impl IntoView {
         let timeout_ms = timeout_ms_from_seconds(timeout_s.get_untracked());
         let request = RunRequest::new(code.get_untracked())
             .in_session(session.get_untracked())
-            .with_timeout_ms(timeout_ms);
+            .with_timeout_ms(timeout_ms)
+            .with_packages(package_list(&packages.get_untracked()))
+            .with_files(attached.try_update(std::mem::take).unwrap_or_default());
         let buffer = LiveBuffer::new(live);
         let on_event = move |event| match event {
+            RunEvent::Packages {
+                packages,
+                loaded,
+                total,
+            } => phase.set(RunPhase::LoadingPackages {
+                packages,
+                loaded,
+                total,
+            }),
             RunEvent::Started => phase.set(RunPhase::Running {
                 started_ms: now_ms(),
             }),
@@ -227,7 +266,8 @@ pub fn App() -> impl IntoView {
             // The editor appears once the saved work is back, so nothing typed is overwritten.
             <Show when=move || persistence.restored()>
                 <SessionBar runtime session names />
-                <Editor code timeout_s on_run=submit on_stop=stop can_stop />
+                <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                <FilesPanel attached runs session />
                 <SaveState persistence />
                 <StatusLine status runs />
                 <section class="runs" data-testid="runs">
@@ -240,6 +280,15 @@ pub fn App() -> impl IntoView {
             </Show>
         </main>
     }
+}
+
+/// `"sympy, tabulate"` -> `["sympy", "tabulate"]`.
+fn package_list(text: &str) -> Vec<String> {
+    text.split([',', ' '])
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The timeout field's seconds as milliseconds; 0 or less (or nonsense) means no limit.

@@ -4,10 +4,19 @@ use leptos::prelude::*;
 
 use crate::protocol::MimeBundle;
 
+/// Put in front of every HTML output: the frame may run its own inline
+/// scripts and styles (tables, interactive charts) but load nothing from
+/// anywhere, so HTML cannot carry data out in an image or a request.
+const HTML_OUTPUT_CSP: &str =
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; \
+font-src data:; media-src data: blob:\">";
+
 /// One display output, in its richest safe form.
 #[component]
 pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
     if let Some(html) = bundle.html {
+        let document = format!("{HTML_OUTPUT_CSP}{html}");
         // No allow-same-origin: the frame gets an opaque origin and cannot
         // reach the page, its storage or its worker; no top navigation either.
         return view! {
@@ -16,7 +25,7 @@ pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
                 data-testid="display"
                 data-mime="text/html"
                 sandbox="allow-scripts"
-                srcdoc=html
+                srcdoc=document
                 title="HTML output"
             ></iframe>
         }

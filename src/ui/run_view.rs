@@ -2,10 +2,15 @@
 
 use leptos::prelude::*;
 
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
 use super::rich::RichOutput;
-use super::{RunEntry, RunPhase};
+use super::{RunEntry, RunPhase, SharedRuntime};
 use crate::format;
-use crate::protocol::{OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName};
+use crate::protocol::{
+    Artifact, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
+};
 
 /// A submitted run in any phase.
 #[component]
@@ -16,6 +21,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
     };
     let phase_name = move || match entry.phase.get() {
         RunPhase::Queued => "queued",
+        RunPhase::LoadingPackages { .. } => "loading",
         RunPhase::Running { .. } => "running",
         RunPhase::Finished(result) => match result.status {
             RunStatus::Ok => "ok",
@@ -30,8 +36,26 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
         RunPhase::Queued => {
             view! { <p class="run-note">"Queued: runs when Python is ready"</p> }.into_any()
         }
+        RunPhase::LoadingPackages {
+            packages,
+            loaded,
+            total,
+        } => view! {
+            <div class="run-note" data-testid="packages">
+                {format!(
+                    "Loading {}: {} of {}",
+                    packages.join(", "),
+                    format::bytes(loaded),
+                    format::bytes(total)
+                )}
+                <progress max=total as f64 value=loaded as f64></progress>
+            </div>
+        }
+        .into_any(),
         RunPhase::Running { .. } => view! { <Output chunks=entry.live.get() /> }.into_any(),
-        RunPhase::Finished(result) => view! { <Finished result=*result /> }.into_any(),
+        RunPhase::Finished(result) => {
+            view! { <Finished result=*result session=entry.session.get_value() /> }.into_any()
+        }
         RunPhase::Failed(message) => view! {
             <div class="run-error" data-testid="failure">{message}</div>
         }
@@ -99,7 +123,7 @@ fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
 /// A finished run: output, a truncation marker, the value or the error, the
 /// duration, and the whole structured result as JSON (what a model receives).
 #[component]
-fn Finished(result: RunResult) -> impl IntoView {
+fn Finished(result: RunResult, session: String) -> impl IntoView {
     let as_json = serde_json::to_string_pretty(&result).unwrap_or_default();
     let kept: usize = result.output.iter().map(|c| c.text.len()).sum();
     let truncated = result.truncated.output.then(|| {
@@ -135,6 +159,17 @@ fn Finished(result: RunResult) -> impl IntoView {
     let restored = result
         .restored
         .map(|restored| view! { <RestoredNote restored /> });
+    let artifacts = (!result.artifacts.is_empty()).then(|| {
+        view! {
+            <ul class="artifacts" data-testid="artifacts">
+                {result
+                    .artifacts
+                    .into_iter()
+                    .map(|artifact| view! { <ArtifactItem artifact session=session.clone() /> })
+                    .collect_view()}
+            </ul>
+        }
+    });
     view! {
         <Output chunks=result.output />
         {truncated}
@@ -144,6 +179,7 @@ fn Finished(result: RunResult) -> impl IntoView {
         {displays_cut}
         {value}
         {error}
+        {artifacts}
         {restored}
         {exit}
         <div class="run-meta" data-testid="duration">{format::duration_ms(result.duration_ms)}</div>
@@ -152,6 +188,89 @@ fn Finished(result: RunResult) -> impl IntoView {
             <pre data-testid="result-json">{as_json}</pre>
         </details>
     }
+}
+
+/// A file the run wrote: a download link when its bytes came back with the
+/// result; otherwise a button that reads it from the session first.
+#[component]
+fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
+    let label = format!(
+        "{} ({}, {})",
+        artifact.path,
+        artifact.mime,
+        format::bytes(artifact.size)
+    );
+    let file_name = artifact
+        .path
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    match artifact.content_base64 {
+        Some(content) => {
+            let href = format!("data:{};base64,{content}", artifact.mime);
+            view! {
+                <li data-testid="artifact" data-path=artifact.path.clone()>
+                    <a href=href download=file_name>{label}</a>
+                </li>
+            }
+            .into_any()
+        }
+        None => {
+            let runtime = use_context::<SharedRuntime>();
+            let failed = RwSignal::new(None::<String>);
+            let (path, mime) = (artifact.path.clone(), artifact.mime.clone());
+            let download = move |_| {
+                let Some(pending) = runtime.and_then(|runtime| {
+                    runtime.with_value(|r| r.as_ref().map(|r| r.read_file(&session, &path)))
+                }) else {
+                    return;
+                };
+                let (name, mime) = (file_name.clone(), mime.clone());
+                spawn_local(async move {
+                    let saved = match pending.await {
+                        Ok(content) => save_download(&name, &mime, &content),
+                        Err(error) => Err(error.to_string()),
+                    };
+                    failed.set(saved.err());
+                });
+            };
+            view! {
+                <li data-testid="artifact" data-path=artifact.path.clone()>
+                    {label}
+                    " "
+                    <button data-testid="download" on:click=download>"Download"</button>
+                    {move || failed.get().map(|e| view! { <span class="status-error">{e}</span> })}
+                </li>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// Hands `content` (base64) to the browser as a file download.
+fn save_download(name: &str, mime: &str, content: &str) -> Result<(), String> {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(content)
+        .map_err(|e| e.to_string())?;
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .map_err(|_| "the browser refused the download".to_owned())?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|_| "the browser refused the download".to_owned())?;
+    let anchor = document()
+        .create_element("a")
+        .map_err(|_| "the browser refused the download".to_owned())?
+        .unchecked_into::<web_sys::HtmlAnchorElement>();
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    // The download has its own reference now; the URL is no longer needed.
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
 }
 
 /// Says that the sandbox restarted and what came back.

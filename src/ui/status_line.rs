@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::{now_ms, RunEntry, RunPhase};
 use crate::format;
+use crate::protocol::LoadProgress;
 use crate::runtime::RuntimeStatus;
 
 /// How often the running clock updates.
@@ -41,11 +42,11 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>
     };
 
     let runtime_view = move || match status.get() {
-        RuntimeStatus::Loading {
+        RuntimeStatus::Loading(LoadProgress {
             stage,
             loaded,
             total,
-        } => view! {
+        }) => view! {
             <span data-testid="runtime-state" data-state="loading">
                 {format::loading(stage, loaded, total)}
             </span>

@@ -88,7 +88,8 @@ impl Persistence {
         let outcome = match entry.phase.get_untracked() {
             RunPhase::Finished(result) => StoredOutcome::Finished(result),
             RunPhase::Failed(message) => StoredOutcome::Failed(message),
-            RunPhase::Queued | RunPhase::Running { .. } => return,
+            // Still queued, loading or running: saved when it finishes.
+            _ => return,
         };
         let run = StoredRun {
             session: entry.session.get_value(),

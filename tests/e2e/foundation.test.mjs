@@ -1,23 +1,14 @@
 // The walking skeleton, end to end: the real bundle, real Chromium, real Pyodide.
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 
-import { startApp } from "./harness.mjs";
+import { startApp, useSandpit } from "./harness.mjs";
 
 describe("running Python from the page", () => {
-  let app;
   let sandpit;
 
-  before(async () => {
-    app = await startApp();
-    sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
-  });
-  afterEach(async () => {
-    await sandpit.assertHealthy();
-  });
-  after(async () => {
-    await app?.close();
+  useSandpit((page) => {
+    sandpit = page;
   });
 
   test("the status line names the Python and Pyodide versions", async () => {
@@ -122,21 +113,14 @@ describe("a run started while Python is loading", () => {
   test("is queued, shown as queued, and completes once Python is ready", async () => {
     const sandpit = await app.newPage();
     // Hold the standard library download so the run is certainly submitted first.
-    let release;
-    const held = new Promise((resolve) => {
-      release = resolve;
-    });
-    await sandpit.page.context().route("**/pyodide/python_stdlib.zip", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const held = await sandpit.holdDownloads("**/pyodide/python_stdlib.zip");
     await sandpit.open();
     const index = await sandpit.submit("print('queued run')\n21 * 2");
     assert.equal(await sandpit.runtimeState(), "loading");
     const phase = await sandpit.page.getByTestId("run-entry").nth(index).getAttribute("data-phase");
     assert.equal(phase, "queued");
     const second = await sandpit.submit("'second'");
-    release();
+    held.release();
     const result = await sandpit.result(index);
     assert.equal(result.phase, "ok");
     assert.deepEqual(result.output, [{ stream: "stdout", text: "queued run\n" }]);

@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { after, afterEach, before } from "node:test";
+
 import Ajv2020 from "ajv/dist/2020.js";
 import { chromium } from "playwright-core";
 
@@ -54,34 +56,62 @@ ajv.addSchema(schema, "protocol");
 const validHostMessage = ajv.getSchema("protocol#/$defs/HostMessage");
 const validWorkerMessage = ajv.getSchema("protocol#/$defs/WorkerMessage");
 
-/** Installed before any page script: records what crosses the worker boundary. */
+/**
+ * Installed before any page script: records what crosses the worker boundary,
+ * both `init` on the worker itself and everything on the private channel.
+ */
 function recordWorkerMessages() {
   window.__sandpitMessages = [];
+  const record = (from, data) => window.__sandpitMessages.push({ from, data });
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", (event) =>
-        window.__sandpitMessages.push({ from: "worker", data: event.data }),
-      );
-    }
     postMessage(data, ...rest) {
-      window.__sandpitMessages.push({ from: "host", data });
+      record("host", data);
       return super.postMessage(data, ...rest);
+    }
+  };
+  const NativeChannel = window.MessageChannel;
+  window.MessageChannel = class extends NativeChannel {
+    constructor() {
+      super();
+      // port1 stays with the page: what arrives on it comes from the worker.
+      this.port1.addEventListener("message", (event) => record("worker", event.data));
+      const send = this.port1.postMessage.bind(this.port1);
+      this.port1.postMessage = (data, ...rest) => {
+        record("host", data);
+        return send(data, ...rest);
+      };
     }
   };
 }
 
 /**
+ * Tests run with no network: anything not on loopback fails at once, as it
+ * would offline (nothing may reach a CDN from a test).
+ */
+function loopbackOnly(context) {
+  return context.route(
+    (url) => !["127.0.0.1", "localhost"].includes(url.hostname) && url.protocol.startsWith("http"),
+    (route) => route.abort("internetdisconnected"),
+  );
+}
+
+/** Debian's headless Chromium with the flags this machine kind needs (see TOOLCHAIN.md); also used by bench/. */
+export function launchChromium() {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+/**
  * Serves dist/ (or `root`) and launches Chromium. `isolated: false` serves
- * without COOP/COEP, as a page embedded in a third-party site would be.
+ * without COOP/COEP, as a page embedded in a third-party site would be;
+ * `allowOrigins` are origins the network policy lets Python fetch from.
  * `server` is exposed so a test can stop it (offline) or serve another
  * deployment from the same origin (`server.setRoot`).
  */
-export async function startApp({ isolated = true, root = DIST } = {}) {
+export async function startApp({ isolated = true, allowOrigins, root = DIST } = {}) {
   assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
-  const server = await serve({ root, isolated });
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const server = await serve({ root, isolated, allowOrigins });
+  const browser = await launchChromium();
   const profiles = [];
   return {
     url: server.url,
@@ -90,6 +120,7 @@ export async function startApp({ isolated = true, root = DIST } = {}) {
     /** A fresh page object in its own (incognito) browser context. */
     async newPage() {
       const context = await browser.newContext();
+      await loopbackOnly(context);
       const page = await context.newPage();
       return new SandpitPage(page, server.url);
     },
@@ -106,6 +137,7 @@ export async function startApp({ isolated = true, root = DIST } = {}) {
           throw error;
         });
       profiles.push({ profile, context });
+      await loopbackOnly(context);
       const page = context.pages()[0] ?? (await context.newPage());
       return new SandpitPage(page, server.url);
     },
@@ -119,6 +151,29 @@ export async function startApp({ isolated = true, root = DIST } = {}) {
       }
     },
   };
+}
+
+/**
+ * The usual hooks of a describe block: one app and one ready page for the
+ * block, health checked after each test (console errors matching `allow`
+ * excepted), everything closed at the end. `ready(sandpit, app)` receives
+ * the page once it is ready, to keep it and finish setting it up.
+ */
+export function useSandpit(ready, { isolated = true, allow = [] } = {}) {
+  let app;
+  let sandpit;
+  before(async () => {
+    app = await startApp({ isolated });
+    sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    await ready(sandpit, app);
+  });
+  afterEach(async () => {
+    await sandpit.assertHealthy({ allow });
+  });
+  after(async () => {
+    await app?.close();
+  });
 }
 
 /** The app as a user sees it, by its `data-testid` hooks. */
@@ -225,7 +280,7 @@ export class SandpitPage {
     await this.page.waitForFunction(
       (n) => {
         const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
-        return entry && !["queued", "running"].includes(entry.dataset.phase);
+        return entry && !["queued", "loading", "running"].includes(entry.dataset.phase);
       },
       index,
       { timeout: RUN_TIMEOUT_MS },
@@ -264,6 +319,26 @@ export class SandpitPage {
   async setTimeoutSeconds(seconds) {
     const field = this.page.getByTestId("timeout");
     await field.fill(String(seconds));
+    await field.dispatchEvent("change");
+  }
+
+  /** Holds every response matching `pattern` until `release()` is called. */
+  async holdDownloads(pattern) {
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await this.page.context().route(pattern, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return { release };
+  }
+
+  /** Sets the current session's packages field. */
+  async setPackages(text) {
+    const field = this.page.getByTestId("packages");
+    await field.fill(text);
     await field.dispatchEvent("change");
   }
 

@@ -2,9 +2,9 @@
 // and keeps (or restores) the session's state. Run on a cross-origin
 // isolated page (interrupts) and on a plain one (terminate and replay).
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 
-import { startApp } from "./harness.mjs";
+import { startApp, useSandpit } from "./harness.mjs";
 
 /** What Pyodide logs when its interpreter dies: expected in crash tests only. */
 const PYODIDE_CRASH_LOGS = [
@@ -18,27 +18,24 @@ for (const isolated of [true, false]) {
   const mode = isolated ? "interrupt (COOP/COEP page)" : "terminate and replay (plain page)";
 
   describe(`recovery by ${mode}`, () => {
-    let app;
     let sandpit;
 
-    before(async () => {
-      app = await startApp({ isolated });
-      sandpit = await (await app.newPage()).open();
-      await sandpit.waitReady();
-      const interrupts = await sandpit.page.getByTestId("runtime-state").getAttribute("data-interrupts");
-      assert.equal(interrupts, String(isolated), "the page uses the expected stopping mechanism");
-      await sandpit.setTimeoutSeconds(1);
-    });
-    afterEach(async () => {
-      await sandpit.assertHealthy({ allow: PYODIDE_CRASH_LOGS });
-    });
-    after(async () => {
-      await app?.close();
-    });
+    useSandpit(
+      async (page) => {
+        sandpit = page;
+        const interrupts = await sandpit.page.getByTestId("runtime-state").getAttribute("data-interrupts");
+        assert.equal(interrupts, String(isolated), "the page uses the expected stopping mechanism");
+        // Room for runs that must finish on a busy machine; loops get a short limit.
+        await sandpit.setTimeoutSeconds(20);
+      },
+      { isolated, allow: PYODIDE_CRASH_LOGS },
+    );
 
     test("an endless loop times out and the session keeps its variables", async () => {
       await sandpit.run("counter = 41\nimport math");
+      await sandpit.setTimeoutSeconds(1);
       const stuck = await sandpit.run("print('looping')\nwhile True:\n    pass");
+      await sandpit.setTimeoutSeconds(20);
       assert.equal(stuck.phase, "timeout");
       assert.equal(stuck.json.status, "timeout");
       assert.equal(stuck.json.error.type, "TimeoutError");
@@ -102,7 +99,7 @@ for (const isolated of [true, false]) {
       assert.equal(stopped.hint, "cancelled");
       assert.equal(await sandpit.page.getByTestId("stop").isDisabled(), true, "nothing left to stop");
       assert.equal((await sandpit.run("counter")).value, "41");
-      await sandpit.setTimeoutSeconds(1);
+      await sandpit.setTimeoutSeconds(20);
     });
   });
 }
@@ -119,21 +116,14 @@ describe("time limits", () => {
 
   test("loading Python does not count against a run's timeout", async () => {
     const sandpit = await app.newPage();
-    let release;
-    const held = new Promise((resolve) => {
-      release = resolve;
-    });
-    await sandpit.page.context().route("**/pyodide/python_stdlib.zip", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const held = await sandpit.holdDownloads("**/pyodide/python_stdlib.zip");
     await sandpit.open();
     await sandpit.setTimeoutSeconds(1);
     const index = await sandpit.submit("import time\ntime.sleep(0.2)\n'done in time'");
     // Keep Python loading for longer than the timeout.
     await sandpit.page.waitForTimeout(1500);
     assert.equal(await sandpit.runtimeState(), "loading");
-    release();
+    held.release();
     const result = await sandpit.result(index);
     assert.equal(result.phase, "ok");
     assert.equal(result.value, "'done in time'");
@@ -143,19 +133,12 @@ describe("time limits", () => {
 
   test("a queued run can be cancelled before it starts", async () => {
     const sandpit = await app.newPage();
-    let release;
-    const held = new Promise((resolve) => {
-      release = resolve;
-    });
-    await sandpit.page.context().route("**/pyodide/python_stdlib.zip", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const held = await sandpit.holdDownloads("**/pyodide/python_stdlib.zip");
     await sandpit.open();
     const first = await sandpit.submit("'first'");
     const second = await sandpit.submit("'second'");
     await sandpit.page.getByTestId("stop").click();
-    release();
+    held.release();
     assert.equal((await sandpit.result(first)).phase, "cancelled");
     assert.equal((await sandpit.result(second)).value, "'second'");
     await sandpit.assertHealthy();

@@ -1,0 +1,98 @@
+// `make bench`: Sandpit against raw Pyodide in the same Chromium run.
+//
+// Sandpit is the built bundle in dist/ (a snapshot of it), served by
+// scripts/serve.mjs and driven through its UI the way the browser tests do;
+// the raw baseline (bench/raw/) is a minimal page whose worker loads the same
+// Pyodide files and answers runPython over plain postMessage, served the same
+// way. Each figure is measured on both, in one headless Chromium.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { serve } from "../scripts/serve.mjs";
+import { launchChromium } from "./browser.mjs";
+import { snapshotBundle } from "./bundle.mjs";
+import { buildFigures } from "./figures.mjs";
+import { measureLoads } from "./loads.mjs";
+import { describeMachine, loadAverage } from "./machine.mjs";
+import { loadPrograms } from "./programs.mjs";
+import { measureSessions } from "./session.mjs";
+import { measureOwnSize } from "./size.mjs";
+import { rawTarget, sandpitTarget } from "./targets.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const DIST = join(ROOT, "dist");
+const RAW = join(ROOT, "bench", "raw");
+
+/** How much to measure: a few minutes on 2 cores, most of it Sandpit's 1,000-run session. */
+export const DEFAULT_SETTINGS = {
+  /** Cold + warm page loads per target (figures 1, 2, 3, 7). */
+  loads: 3,
+  /** Timed round trips per kind of run and target (figure 4). */
+  roundTrips: 100,
+  /** Passes over the program set per target, each on a fresh page (figure 6). */
+  passes: 3,
+  /** How many programs of the set to use (all when null). */
+  programs: null,
+  /** Runs before the second memory snapshot (figure 8). */
+  memoryRuns: 1000,
+};
+
+/** Measures everything; `log` hears progress. Resolves to the results object. */
+export async function runBench(overrides = {}, log = () => {}) {
+  const settings = { ...DEFAULT_SETTINGS, ...overrides };
+  const programs = (await loadPrograms()).slice(0, settings.programs ?? undefined);
+  const loadBefore = loadAverage();
+  const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
+  let appServer = null;
+  let rawServer = null;
+  let browser = null;
+  try {
+    appServer = await serve({ root: bundle.dist });
+    rawServer = await serve({ root: bundle.raw });
+    browser = await launchChromium();
+    const targets = [sandpitTarget(appServer.url), rawTarget(rawServer.url)];
+    const server = await cacheHeaders(appServer.url);
+    const loads = await measureLoads(browser, targets, settings.loads, log);
+    const sessions = await measureSessions(browser, targets, programs, settings, log);
+    const size = await measureOwnSize(bundle.dist);
+    return {
+      date: new Date().toISOString(),
+      machine: describeMachine({ root: ROOT, dist: bundle.dist, browser, loadBefore }),
+      settings: { ...settings, programs: programs.length },
+      figures: buildFigures({ loads, sessions, programCount: programs.length, size, server }),
+      details: {
+        server,
+        size,
+        bytesFirstLoad: Object.fromEntries(targets.map((t) => [t.name, loads[t.name][0].transferred])),
+        memory: perTarget(sessions, (s) => s.memory),
+        mainThreadPerRun: perTarget(sessions, (s) => ({
+          trivial: perRun(s.trivial),
+          print100kb: perRun(s.print100kb),
+          throughput: perRun(s.throughput),
+        })),
+      },
+    };
+  } finally {
+    await browser?.close();
+    await rawServer?.close();
+    await appServer?.close();
+    await bundle.remove();
+  }
+}
+
+/** How the server lets browsers cache Pyodide's wasm: it decides what a return visit costs. */
+async function cacheHeaders(url) {
+  const response = await fetch(new URL("pyodide/pyodide.asm.wasm", url), { method: "HEAD" });
+  return {
+    cacheControl: response.headers.get("cache-control"),
+    etag: response.headers.get("etag"),
+    lastModified: response.headers.get("last-modified"),
+    wasmBytes: Number(response.headers.get("content-length")),
+  };
+}
+
+const perTarget = (sessions, pick) => Object.fromEntries(Object.entries(sessions).map(([name, s]) => [name, pick(s)]));
+
+/** Main-thread milliseconds per run, by kind of work. */
+const perRun = (measured) =>
+  Object.fromEntries(Object.entries(measured.mainThread).map(([key, ms]) => [key, ms / measured.runs]));

@@ -1,0 +1,101 @@
+// What the page does not report itself, read through the Chrome DevTools
+// Protocol: JS heap sizes (figure 8) and main-thread busy time (the notes
+// on what a run costs).
+//
+// Playwright gives a CDP session for a page but not for a dedicated worker,
+// so workers are reached from a browser session with the (older, unflattened)
+// Target.sendMessageToTarget relay.
+
+/** How long one DevTools command may take before the harness gives up. */
+const COMMAND_TIMEOUT_MS = 30_000;
+
+function withTimeout(promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`DevTools did not answer ${what}`)), COMMAND_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Collects garbage, then reads the V8 heap: `{ js, dom }` bytes in use. */
+async function collectAndMeasure(send) {
+  await send("HeapProfiler.collectGarbage");
+  const usage = await send("Runtime.getHeapUsage");
+  return { js: usage.usedSize, dom: usage.embedderHeapUsedSize ?? 0 };
+}
+
+/** The heap of `page`'s main thread. */
+export async function pageHeap(page) {
+  const session = await page.context().newCDPSession(page);
+  try {
+    return await collectAndMeasure((method) => withTimeout(session.send(method), method));
+  } finally {
+    await session.detach();
+  }
+}
+
+/** The heap of every dedicated worker whose script URL is one of `page`'s workers'. */
+export async function workerHeaps(browser, page) {
+  const urls = new Set(page.workers().map((worker) => worker.url()));
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await session.send("Target.getTargets");
+    const heaps = [];
+    for (const target of targetInfos.filter((t) => t.type === "worker" && urls.has(t.url))) {
+      heaps.push(await measureTarget(session, target.targetId));
+    }
+    return heaps;
+  } finally {
+    await session.detach();
+  }
+}
+
+async function measureTarget(session, targetId) {
+  const { sessionId } = await session.send("Target.attachToTarget", { targetId, flatten: false });
+  const waiting = new Map();
+  const onMessage = (event) => {
+    if (event.sessionId !== sessionId) return;
+    const message = JSON.parse(event.message);
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
+  };
+  session.on("Target.receivedMessageFromTarget", onMessage);
+  let nextId = 0;
+  const send = async (method) => {
+    const id = ++nextId;
+    const answer = new Promise((resolve, reject) => {
+      waiting.set(id, (message) =>
+        message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result),
+      );
+    });
+    await session.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method }) });
+    return withTimeout(answer, method);
+  };
+  try {
+    return await collectAndMeasure(send);
+  } finally {
+    session.off("Target.receivedMessageFromTarget", onMessage);
+    await session.send("Target.detachFromTarget", { sessionId });
+  }
+}
+
+/**
+ * A clock of `page`'s main-thread time by kind (ms, cumulative): busy time
+ * in tasks, and of it script, style and layout. `read()` samples it.
+ */
+export async function mainThreadClock(page) {
+  const session = await page.context().newCDPSession(page);
+  await withTimeout(session.send("Performance.enable"), "Performance.enable");
+  return {
+    async read() {
+      const { metrics } = await withTimeout(session.send("Performance.getMetrics"), "Performance.getMetrics");
+      const ms = (name) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+      return {
+        task: ms("TaskDuration"),
+        script: ms("ScriptDuration"),
+        style: ms("RecalcStyleDuration"),
+        layout: ms("LayoutDuration"),
+      };
+    },
+  };
+}

@@ -1,0 +1,266 @@
+// The issue's figures as rows: each a statistic with min and max for Sandpit
+// and for the raw baseline, their ratio, the target and whether it was met.
+// A missed target gets a note, computed from the measurements, on what
+// dominates the cost.
+import { formatBytes, formatMs, formatRatio } from "./format.mjs";
+import { exactly, quantile, summarise } from "./stats.mjs";
+
+/** The app's own files (gzip) must stay under 250 KB (issue 6, figure 7). */
+const OWN_SIZE_BUDGET = 250_000;
+
+const targets = {
+  none: { text: "—", met: () => null },
+  ratioAtMost: (limit) => ({ text: `≤ ${limit.toFixed(2)}× raw`, met: (s, r) => s.value <= limit * r.value }),
+  ratioAtLeast: (limit) => ({ text: `≥ ${limit.toFixed(2)}× raw`, met: (s, r) => s.value >= limit * r.value }),
+  overheadUnder: (ms) => ({ text: `< ${ms} ms over raw`, met: (s, r) => s.value - r.value < ms }),
+  under: (limit, text) => ({ text, met: (s) => s.value < limit }),
+};
+
+/** Every figure, in the issue's order. */
+export function buildFigures({ loads, sessions, programCount, size, server }) {
+  const fromLoads = (pick) => ({
+    sandpit: summarise(loads.sandpit.map(pick)),
+    raw: summarise(loads.raw.map(pick)),
+  });
+  const fromSessions = (pick, q = 0.5) => ({
+    sandpit: summarise(pick(sessions.sandpit), q),
+    raw: summarise(pick(sessions.raw), q),
+  });
+  const cold = fromLoads((l) => l.cold.readyAt);
+  const warm = fromLoads((l) => l.warm.readyAt);
+  const first = fromLoads((l) => l.cold.firstResultAt);
+  const memory = { sandpit: sessions.sandpit.memory, raw: sessions.raw.memory };
+  const growth = (m) => exactly(((m.last.total - m.first.total) / m.first.total) * 100);
+  const runs = memory.sandpit.runs;
+
+  const rows = [
+    row({
+      id: "cold_start",
+      figure: "1",
+      title: "Cold start to ready, empty cache",
+      unit: "ms",
+      ...cold,
+      target: targets.ratioAtMost(1.1),
+      note: () => coldStartNote(loads),
+    }),
+    row({
+      id: "warm_start",
+      figure: "2",
+      title: "Warm start to ready, return visit with the HTTP cache",
+      unit: "ms",
+      ...warm,
+      target: { text: "≤ 0.6× raw cold", met: (s) => s.value <= 0.6 * cold.raw.value },
+      note: () => warmStartNote(cold, warm, loads, server),
+    }),
+    row({
+      id: "first_result",
+      figure: "3",
+      title: "First result of `print(1)` submitted on opening the page, empty cache",
+      unit: "ms",
+      ...first,
+      target: targets.ratioAtMost(1.1),
+      note: () => firstResultNote(loads),
+    }),
+    row({
+      id: "first_result_warm",
+      figure: "3",
+      title: "First result of `print(1)` on a return visit",
+      unit: "ms",
+      ...fromLoads((l) => l.warm.firstResultAt),
+      target: targets.none,
+    }),
+    ...roundTripRows("trivial", "a trivial run (`1 + 1`)", sessions),
+    ...roundTripRows("print100kb", "a run printing 100 KB", sessions),
+    {
+      id: "recovery",
+      figure: "5",
+      title: "Recovery after a timeout until the next run can start",
+      measured: false,
+      reason: "not measured yet: needs issue 3",
+    },
+    row({
+      id: "throughput",
+      figure: "6",
+      title: `Throughput over ${programCount} model-style programs with asserts`,
+      unit: "runs/s",
+      ...fromSessions((s) => s.throughput.runsPerSecond),
+      target: targets.ratioAtLeast(0.8),
+      note: () => throughputNote(sessions),
+    }),
+    row({
+      id: "bytes_first_load",
+      figure: "7",
+      title: "Bytes transferred on first load (until settled)",
+      unit: "bytes",
+      ...fromLoads((l) => l.transferred.total),
+      target: targets.none,
+    }),
+    row({
+      id: "own_size_gzip",
+      figure: "7",
+      title: "The app's own wasm, JS, CSS and HTML, gzip -9",
+      unit: "bytes",
+      sandpit: exactly(size.total.gzip),
+      raw: null,
+      target: targets.under(OWN_SIZE_BUDGET, "< 250 KB gzip"),
+      note: () => sizeNote(size),
+    }),
+    row({
+      id: "memory_first",
+      figure: "8",
+      title: "JS heap + wasm memory after 1 run",
+      unit: "bytes",
+      sandpit: exactly(memory.sandpit.first.total),
+      raw: exactly(memory.raw.first.total),
+      target: targets.none,
+    }),
+    row({
+      id: "memory_last",
+      figure: "8",
+      title: `JS heap + wasm memory after ${runs.toLocaleString("en-US")} runs`,
+      unit: "bytes",
+      sandpit: exactly(memory.sandpit.last.total),
+      raw: exactly(memory.raw.last.total),
+      target: targets.none,
+    }),
+    row({
+      id: "memory_growth",
+      figure: "8",
+      title: `Memory growth from 1 to ${runs.toLocaleString("en-US")} runs`,
+      unit: "%",
+      sandpit: growth(memory.sandpit),
+      raw: growth(memory.raw),
+      ratio: null,
+      target: targets.under(10, "< 10 %"),
+      note: () => memoryNote(memory),
+    }),
+  ];
+  return rows;
+}
+
+function row({ id, figure, title, unit, sandpit, raw, ratio, target, note, stat = "median" }) {
+  const met = target.met(sandpit, raw);
+  return {
+    id,
+    figure,
+    title,
+    measured: true,
+    unit,
+    stat,
+    sandpit,
+    raw,
+    ratio: ratio !== undefined ? ratio : raw ? sandpit.value / raw.value : null,
+    target: { text: target.text, met },
+    note: met === false && note ? note() : null,
+  };
+}
+
+function roundTripRows(key, what, sessions) {
+  const times = (s) => s[key].ms;
+  const make = (stat, q, target) =>
+    row({
+      id: `round_trip_${key}_${stat}`,
+      figure: "4",
+      title: `Round trip ${stat} for ${what}`,
+      unit: "ms",
+      stat,
+      sandpit: summarise(times(sessions.sandpit), q),
+      raw: summarise(times(sessions.raw), q),
+      target,
+      note: () => roundTripNote(sessions, key),
+    });
+  return [make("p50", 0.5, targets.overheadUnder(1)), make("p95", 0.95, targets.none)];
+}
+
+const median = (values) => quantile(values, 0.5);
+
+function coldStartNote(loads) {
+  const part = (name, pick) => median(loads[name].map((l) => pick(l.cold)));
+  const page = { s: part("sandpit", (c) => c.workerAt), r: part("raw", (c) => c.workerAt) };
+  const worker = { s: part("sandpit", (c) => c.readyAt - c.workerAt), r: part("raw", (c) => c.readyAt - c.workerAt) };
+  return (
+    `Before its worker exists Sandpit's page takes ${formatMs(page.s)} (raw: ${formatMs(page.r)}): ` +
+    `loading and starting the app's own wasm and JS. From the worker's creation to ready takes ` +
+    `${formatMs(worker.s)} (raw: ${formatMs(worker.r)}): Pyodide itself plus what Sandpit's worker ` +
+    `adds around it (pyodide-loader/worker.mjs).`
+  );
+}
+
+function warmStartNote(cold, warm, loads, server) {
+  const validators = [server.etag && "ETag", server.lastModified && "Last-Modified"].filter(Boolean);
+  const serviceWorker = loads.sandpit.some((l) => l.warm.serviceWorker);
+  const revalidated = /no-cache|no-store|max-age=0/.test(server.cacheControl ?? "");
+  return (
+    `Sandpit's warm start is ${formatRatio(warm.sandpit.value / cold.sandpit.value)} its own cold start ` +
+    `(raw: ${formatRatio(warm.raw.value / cold.raw.value)}). The server sends Pyodide's files with ` +
+    `Cache-Control "${server.cacheControl ?? "none"}" and ` +
+    `${validators.length ? validators.join(" and ") : "no validator (ETag, Last-Modified)"}` +
+    (revalidated && !validators.length
+      ? `, so a return visit must fetch them in full again (${formatBytes(server.wasmBytes)} of wasm alone)`
+      : "") +
+    `; ${serviceWorker ? "a" : "no"} service worker controls the page.`
+  );
+}
+
+function firstResultNote(loads) {
+  const after = (name) => median(loads[name].map((l) => l.cold.firstResultAt - l.cold.readyAt));
+  return (
+    `The first result comes ${formatMs(after("sandpit"))} after ready in Sandpit (raw: ` +
+    `${formatMs(after("raw"))}); the rest of the gap is the later ready of figure 1.`
+  );
+}
+
+/**
+ * Where a Sandpit run's time goes: the split of its round trip (medians)
+ * and what its page's main thread did per run, against raw's main thread.
+ */
+function costSplit(sandpit, raw) {
+  const part = (key) => median(sandpit.parts.map((p) => p[key]));
+  const perRun = (m, key) => m.mainThread[key] / m.runs;
+  return (
+    `Split (medians): ${formatMs(part("submit"))} from pressing Run until the request leaves for the worker; ` +
+    `${formatMs(part("worker"))} until the result is back on the page (the runner reports ` +
+    `${formatMs(median(sandpit.pythonMs))} inside Python; the rest is the worker, messaging, and main-thread ` +
+    `work that delays the result's delivery); ${formatMs(part("render"))} from there until the run is in the DOM. ` +
+    `Sandpit's main thread was busy ${formatMs(perRun(sandpit, "task"))} per run (script ` +
+    `${formatMs(perRun(sandpit, "script"))}, style ${formatMs(perRun(sandpit, "style"))}, layout ` +
+    `${formatMs(perRun(sandpit, "layout"))}, other work such as paint and GC ` +
+    `${formatMs(perRun(sandpit, "task") - perRun(sandpit, "script") - perRun(sandpit, "style") - perRun(sandpit, "layout"))}); ` +
+    `raw's ${formatMs(perRun(raw, "task"))}.`
+  );
+}
+
+function roundTripNote(sessions, key) {
+  const s = median(sessions.sandpit[key].ms);
+  const r = median(sessions.raw[key].ms);
+  return `Median ${formatMs(s)} against raw ${formatMs(r)}. ${costSplit(sessions.sandpit[key], sessions.raw[key])}`;
+}
+
+function throughputNote(sessions) {
+  const perRun = (name) => 1000 / median(sessions[name].throughput.runsPerSecond);
+  return (
+    `A program takes ${formatMs(perRun("sandpit"))} in Sandpit against ${formatMs(perRun("raw"))} raw. ` +
+    costSplit(sessions.sandpit.throughput, sessions.raw.throughput)
+  );
+}
+
+function sizeNote(size) {
+  const largest = size.files
+    .slice(0, 3)
+    .map((f) => `${f.path} ${formatBytes(f.gzip)}`)
+    .join(", ");
+  return `Largest files (gzip): ${largest}.`;
+}
+
+function memoryNote(memory) {
+  const parts = { pageJs: "page JS heap", appWasm: "app wasm", workersJs: "workers' JS heaps", pythonWasm: "Python's wasm memory" };
+  const deltas = Object.entries(parts)
+    .map(([key, label]) => ({ label, delta: memory.sandpit.last[key] - memory.sandpit.first[key] }))
+    .sort((a, b) => b.delta - a.delta);
+  const rawGrowth = memory.raw.last.total - memory.raw.first.total;
+  return (
+    `Sandpit grew by ${formatBytes(memory.sandpit.last.total - memory.sandpit.first.total)}, most in ` +
+    deltas.map((d) => `${d.label} ${formatBytes(d.delta)}`).join(", ") +
+    `; raw grew by ${formatBytes(rawGrowth)} over the same runs.`
+  );
+}

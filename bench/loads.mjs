@@ -1,0 +1,80 @@
+// Figures 1, 2, 3 and 7a: opening the page. Each sample is a fresh browser
+// context (empty HTTP cache): a first visit measured cold, then a return
+// visit in a new tab of the same context, with the cache the first one left.
+import { newContext } from "./browser.mjs";
+
+/** What an agent runs the moment it opens the page (figure 3). */
+export const FIRST_RUN = "print(1)";
+
+/** `samples` cold + warm visits per target, alternating targets so drift hits both alike. */
+export async function measureLoads(browser, targets, samples, log) {
+  const loads = Object.fromEntries(targets.map((target) => [target.name, []]));
+  for (let i = 1; i <= samples; i++) {
+    for (const target of targets) {
+      const load = await measureLoad(browser, target);
+      loads[target.name].push(load);
+      log(`load ${i}/${samples} ${target.name}: ready cold ${ms(load.cold.readyAt)}, warm ${ms(load.warm.readyAt)}`);
+    }
+  }
+  return loads;
+}
+
+const ms = (value) => `${Math.round(value)} ms`;
+
+async function measureLoad(browser, target) {
+  const context = await newContext(browser);
+  try {
+    await target.prepare(context, { firstRun: FIRST_RUN });
+    const bytes = countResponseBytes(context);
+    // Cold waits until the page is settled (a warm spare has loaded too), so
+    // the bytes include everything opening the page costs.
+    const cold = await visit(context, target, { settle: true });
+    const transferred = await bytes.stop();
+    const warm = await visit(context, target, { settle: false });
+    return { cold, warm, transferred };
+  } finally {
+    await context.close();
+  }
+}
+
+async function visit(context, target, { settle }) {
+  const page = await context.newPage();
+  try {
+    await page.goto(target.url(FIRST_RUN));
+    const times = await target.loadTimes(page);
+    if (!times.firstOk) throw new Error(`${target.name}: ${FIRST_RUN} on opening the page ended as ${times.firstPhase}`);
+    if (settle) await target.settled(page);
+    const serviceWorker = await page.evaluate(() => Boolean(navigator.serviceWorker?.controller));
+    return { ...times, serviceWorker };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * Response body bytes of every request in `context` (workers' too) until
+ * `stop()`. The local server sends Content-Length and no compression, so the
+ * header is the number of bytes on the wire.
+ */
+function countResponseBytes(context) {
+  const pending = [];
+  const onFinished = (request) => {
+    if (!request.url().startsWith("http")) return;
+    pending.push(
+      request.response().then(async (response) => ({
+        path: new URL(request.url()).pathname,
+        bytes: Number((await response?.headerValue("content-length")) ?? 0),
+      })),
+    );
+  };
+  context.on("requestfinished", onFinished);
+  return {
+    async stop() {
+      context.off("requestfinished", onFinished);
+      const responses = await Promise.all(pending);
+      const byPath = {};
+      for (const { path, bytes } of responses) byPath[path] = (byPath[path] ?? 0) + bytes;
+      return { total: responses.reduce((sum, r) => sum + r.bytes, 0), requests: responses.length, byPath };
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// Writes the results as bench/results.json and as the table in bench/RESULTS.md.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { formatBytes, formatRatio, formatValue } from "./format.mjs";
+
+export async function writeReport(results, dir) {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(join(dir, "RESULTS.md"), markdown(results));
+}
+
+/** `value (min–max)`, or just the value when there was one sample. */
+function cell(unit, summary) {
+  if (!summary) return "—";
+  const value = formatValue(unit, summary.value);
+  return summary.n === 1 ? value : `${value} (${formatValue(unit, summary.min)} – ${formatValue(unit, summary.max)})`;
+}
+
+function verdict(met) {
+  if (met === null) return "—";
+  return met ? "met" : "**missed**";
+}
+
+function tableRow(figure) {
+  if (!figure.measured) {
+    return `| ${figure.figure} | ${figure.title} | ${figure.reason} | | | | |`;
+  }
+  return [
+    "",
+    figure.figure,
+    figure.title,
+    cell(figure.unit, figure.sandpit),
+    cell(figure.unit, figure.raw),
+    figure.ratio === null ? "—" : formatRatio(figure.ratio),
+    figure.target.text,
+    verdict(figure.target.met),
+    "",
+  ].join(" | ").trim();
+}
+
+export function markdown({ date, machine, settings, figures, details, note }) {
+  const missed = figures.filter((f) => f.measured && f.target.met === false);
+  const lines = [
+    "# Benchmarks: Sandpit against raw Pyodide",
+    "",
+    "Written by `make bench` (`node bench/run.mjs`); do not edit by hand.",
+    "",
+    `- Date: ${date}`,
+    `- Machine: ${machine.nproc} cores (\`nproc\`), ${machine.cpu}; Chromium ${machine.chromium} headless; Node ${machine.node}; Pyodide ${machine.pyodide}`,
+    `- Measured: commit ${machine.commit}`,
+    `- Load average before measuring: ${machine.loadAverageBefore.toFixed(2)}, after: ${machine.loadAverageAfter.toFixed(2)}` +
+      (machine.busy ? " — **the machine was busy with other work while measuring**: absolute times are inflated; the targets were measured alternately, so ratios suffer less." : ""),
+    ...(note ? [`- Note: ${note}`] : []),
+    `- Samples: ${settings.loads} cold + warm loads per target; ${settings.roundTrips} timed round trips per kind; ` +
+      `${settings.passes} passes over ${settings.programs} programs; memory after 1 run and after ${settings.memoryRuns.toLocaleString("en-US")}.`,
+    "",
+    "Each cell is the median (p95 where the figure says so) with the smallest and largest sample in brackets. " +
+      "Ratio is Sandpit over raw for the same figure.",
+    "",
+    "| # | Figure | Sandpit | Raw Pyodide | Ratio | Target | Result |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...figures.map(tableRow),
+    "",
+  ];
+  if (missed.length) {
+    lines.push("## Missed targets", "");
+    for (const figure of missed) lines.push(`- **${figure.figure}. ${figure.title}**: ${figure.note}`);
+    lines.push("");
+  }
+  lines.push(
+    "## How it is measured",
+    "",
+    "- Sandpit is the release bundle in `dist/` (copied when the bench starts, so a rebuild cannot change it midway), " +
+      "served by `scripts/serve.mjs` on loopback with its usual headers; " +
+      "the raw baseline (`bench/raw/`) is a page and a module worker that load the same `dist/pyodide/` files and answer " +
+      "`runPython` over plain `postMessage`, served the same way. Both run in one headless Chromium, alternately.",
+    "- Times are taken on the page's own clock: start-up figures from navigation start; a round trip from handing over " +
+      "the code to having the answer. For Sandpit that means typing into the editor, pressing Run and waiting until the " +
+      "finished run is in the DOM, so it **includes rendering the run** (not painting it), as a user gets it; for raw it is " +
+      "`postMessage` to the answer.",
+    "- Cold start: a fresh browser context (empty HTTP cache). Warm start: a new tab in the same context afterwards. " +
+      "`print(1)` is submitted the moment the page can take it (Sandpit: when the editor appears; raw: at script start).",
+    "- Bytes: response bodies of every request until the page has settled (Sandpit starts a warm spare worker after ready, " +
+      "which fetches Pyodide again), as Content-Length; the server does not compress.",
+    "- Throughput: each pass runs the program set (`bench/programs/*.py`, each program with its own asserts) on a fresh " +
+      "page, one program at a time, each waiting for the previous result.",
+    "- Round trips and memory: one long session per target from a fresh page: run 1, a memory snapshot, the round trips " +
+      "(after 3 warm-up runs each), programs up to the memory run count, a second snapshot. Sandpit's page keeps every run " +
+      "on screen, so what a run costs there depends on how many came before; the notes give its main-thread time per run " +
+      "(DevTools' Performance metrics).",
+    "- Memory: V8 heap in use on the page and in every worker (after a forced GC, via DevTools) plus the app's wasm memory " +
+      "and Python's wasm memory (read by a probe run). The warm spare's wasm memory cannot be read from a run and is not included; " +
+      "its JS heap is. Blink's DOM heap is not part of the figure; it is in `results.json`.",
+    "- Figure 5 (recovery after a timeout) is not measured yet: it needs issue 3.",
+    "",
+    "## The app's own files",
+    "",
+    "| File | Size | gzip -9 |",
+    "| --- | --- | --- |",
+    ...details.size.files.map((f) => `| ${f.path} | ${formatBytes(f.bytes)} | ${formatBytes(f.gzip)} |`),
+    `| total | ${formatBytes(details.size.total.bytes)} | ${formatBytes(details.size.total.gzip)} |`,
+    "",
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,43 @@
+// `make bench`: measures, prints the table, writes bench/results.json and bench/RESULTS.md.
+//
+// Settings come from the environment (defaults in bench.mjs):
+//   BENCH_RUNS          cold + warm page loads per target
+//   BENCH_ROUND_TRIPS   timed round trips per kind of run
+//   BENCH_PASSES        passes over the program set
+//   BENCH_PROGRAMS      how many programs of the set to use
+//   BENCH_MEMORY_RUNS   runs before the second memory snapshot
+//   BENCH_OUT           where to write the results (default: bench/)
+//   BENCH_NOTE          a remark for RESULTS.md, e.g. what else the machine was doing
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { DEFAULT_SETTINGS, runBench } from "./bench.mjs";
+import { markdown, writeReport } from "./report.mjs";
+
+const ENV = {
+  loads: "BENCH_RUNS",
+  roundTrips: "BENCH_ROUND_TRIPS",
+  passes: "BENCH_PASSES",
+  programs: "BENCH_PROGRAMS",
+  memoryRuns: "BENCH_MEMORY_RUNS",
+};
+
+function settingsFromEnv(env) {
+  const settings = {};
+  for (const [key, name] of Object.entries(ENV)) {
+    if (env[name] === undefined || env[name] === "") continue;
+    const value = Number(env[name]);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${env[name]}`);
+    settings[key] = value;
+  }
+  return { ...DEFAULT_SETTINGS, ...settings };
+}
+
+const settings = settingsFromEnv(process.env);
+const out = process.env.BENCH_OUT || dirname(fileURLToPath(import.meta.url));
+const started = Date.now();
+const results = await runBench(settings, (message) => console.error(`bench: ${message}`));
+if (process.env.BENCH_NOTE) results.note = process.env.BENCH_NOTE;
+await writeReport(results, out);
+console.log(markdown(results));
+console.error(`bench: done in ${Math.round((Date.now() - started) / 1000)} s; results in ${out}`);

@@ -1,0 +1,192 @@
+// Figures 4, 6 and 8: sessions as an agent uses them. Sandpit's cost per run
+// depends on how many runs its page already shows, so each measurement says
+// where it starts from:
+//   - throughput: every pass over the program set on a fresh page;
+//   - round trips and memory: one long session per target from a fresh page:
+//     run 1, a memory snapshot, the timed round trips (trivial, then 100 KB
+//     of output), programs up to the memory run count, a second snapshot.
+// The targets' pages stay open side by side and the work alternates between
+// them in small blocks, so a busy moment on the machine hits both alike.
+import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { newContext } from "./browser.mjs";
+import { mainThreadClock, pageHeap, workerHeaps } from "./cdp.mjs";
+import { runSeries } from "./page-scripts.mjs";
+
+/** A run that does nothing worth mentioning but still returns a value. */
+export const TRIVIAL_RUN = "1 + 1";
+/** 1,000 lines of 100 bytes (99 + newline): a run printing 100 KB. */
+export const PRINT_100KB_RUN = 'for i in range(1000):\n    print("x" * 99)';
+const PRINT_100KB_CHARS = 100_000;
+/** Runs per target before round trips are timed, so first-call costs are not in the tail. */
+const WARMUP_RUNS = 3;
+/** Round trips alternate between the targets in blocks of this many runs... */
+const BLOCK = 10;
+/** ...and untimed programs in blocks of this many. */
+const PROGRAMS_BLOCK = 100;
+/**
+ * The Python interpreter's linear memory. Reached through Pyodide's private
+ * `_module` since no public API reports it; a run is the only way in, so
+ * this probe is one extra run per snapshot on both targets.
+ */
+const PYTHON_MEMORY_PROBE = "import gc, pyodide_js\ngc.collect()\npyodide_js._module.HEAP8.length";
+
+export async function measureSessions(browser, targets, programs, settings, log) {
+  const throughput = Object.fromEntries(targets.map((t) => [t.name, { runsPerSecond: [], ...measurements() }]));
+  for (let pass = 1; pass <= settings.passes; pass++) {
+    await withSessions(browser, targets, async (sessions) => {
+      for (const s of sessions) {
+        const outcome = await s.series(programs);
+        throughput[s.name].runsPerSecond.push(programs.length / (outcome.ms / 1000));
+        record(throughput[s.name], outcome);
+        log(`throughput pass ${pass}/${settings.passes} ${s.name}: ${programs.length} programs in ${Math.round(outcome.ms)} ms`);
+      }
+    });
+  }
+  const long = await withSessions(browser, targets, (sessions) => longSession(browser, sessions, programs, settings, log));
+  return Object.fromEntries(targets.map((t) => [t.name, { ...long[t.name], throughput: throughput[t.name] }]));
+}
+
+async function longSession(browser, sessions, programs, settings, log) {
+  for (const s of sessions) await s.series([programs[0]]);
+  const memoryFirst = await snapshots(browser, sessions);
+  log("memory after 1 run measured");
+
+  const trivial = await roundTrips(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
+  log(`round trips: ${settings.roundTrips} trivial`);
+  const print100kb = await roundTrips(
+    sessions,
+    { name: "print 100 KB", code: PRINT_100KB_RUN, check: printedAll },
+    settings.roundTrips,
+  );
+  log(`round trips: ${settings.roundTrips} printing 100 KB`);
+
+  // Every session has made the same runs so far; top up with programs to the memory run count.
+  const missing = Math.max(0, settings.memoryRuns - sessions[0].runs);
+  const topUp = Array.from({ length: missing }, (_, i) => programs[i % programs.length]);
+  for (let done = 0; done < topUp.length; done += PROGRAMS_BLOCK) {
+    for (const s of sessions) await s.series(topUp.slice(done, done + PROGRAMS_BLOCK));
+  }
+  const memoryLast = await snapshots(browser, sessions);
+  log(`memory after ${sessions[0].runs} runs measured`);
+
+  return Object.fromEntries(
+    sessions.map((s) => [
+      s.name,
+      { trivial: trivial[s.name], print100kb: print100kb[s.name], memory: { first: memoryFirst[s.name], last: memoryLast[s.name], runs: s.runs } },
+    ]),
+  );
+}
+
+/** Opens a fresh session per target, runs `body` with them, closes them whatever happens. */
+async function withSessions(browser, targets, body) {
+  const sessions = [];
+  try {
+    for (const target of targets) sessions.push(await openSession(browser, target));
+    return await body(sessions);
+  } finally {
+    // Closing a context also ends its DevTools sessions.
+    for (const session of sessions) await session.context.close();
+  }
+}
+
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * What a kind of run cost, run by run: round trips, time inside Python,
+ * where the time went, and the page's main-thread time over all of them.
+ */
+const measurements = () => ({ ms: [], pythonMs: [], parts: [], runs: 0, mainThread: { task: 0, script: 0, style: 0, layout: 0 } });
+
+function record(into, { results, mainThread }) {
+  into.ms.push(...results.map((r) => r.ms));
+  into.pythonMs.push(...results.map((r) => r.pythonMs).filter((v) => v !== null));
+  into.parts.push(...results.map((r) => r.parts).filter(Boolean));
+  into.runs += results.length;
+  for (const key of Object.keys(into.mainThread)) into.mainThread[key] += mainThread[key];
+}
+
+function printedAll(result) {
+  return result.outputChars >= PRINT_100KB_CHARS - 1000 ? null : `printed only ${result.outputChars} characters`;
+}
+
+/** A fresh context with `target` open, settled and driven through `window.__bench`. */
+async function openSession(browser, target) {
+  const context = await newContext(browser);
+  let page;
+  let clock;
+  try {
+    page = await context.newPage();
+    await target.prepare(context);
+    await page.goto(target.url());
+    await target.settled(page);
+    await page.evaluate(target.installDriver);
+    clock = await mainThreadClock(page);
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+  const session = {
+    name: target.name,
+    context,
+    page,
+    /** Runs that count towards the memory figure (probes do not). */
+    runs: 0,
+    /**
+     * Runs `items` ({ name, code, check? }) in order; fails on the first that
+     * went wrong. Also reports the main-thread time the series took.
+     */
+    async series(items, { counted = true } = {}) {
+      const before = await clock.read();
+      const outcome = await page.evaluate(runSeries, { codes: items.map((i) => i.code), timeoutMs: RUN_TIMEOUT_MS });
+      const after = await clock.read();
+      outcome.mainThread = Object.fromEntries(Object.keys(after).map((key) => [key, after[key] - before[key]]));
+      outcome.results.forEach((result, i) => {
+        const problem = result.ok ? items[i].check?.(result) : `ended as ${result.phase}: ${result.error}`;
+        if (problem) throw new Error(`${target.name}: run "${items[i].name}" ${problem}`);
+      });
+      if (counted) session.runs += items.length;
+      return outcome;
+    },
+  };
+  return session;
+}
+
+/** Per target, the page clock times of `count` runs of `item`, after a short warm-up. */
+async function roundTrips(sessions, item, count) {
+  const times = Object.fromEntries(sessions.map((s) => [s.name, measurements()]));
+  for (const s of sessions) await s.series(Array(WARMUP_RUNS).fill(item));
+  for (let done = 0; done < count; done += BLOCK) {
+    const block = Array(Math.min(BLOCK, count - done)).fill(item);
+    for (const s of sessions) {
+      record(times[s.name], await s.series(block));
+    }
+  }
+  return times;
+}
+
+async function snapshots(browser, sessions) {
+  const result = {};
+  for (const s of sessions) result[s.name] = await memorySnapshot(browser, s);
+  return result;
+}
+
+/** JS heaps (page and workers) after a full GC, plus the app's and Python's wasm memory. */
+async function memorySnapshot(browser, session) {
+  const probe = { name: "memory probe", code: PYTHON_MEMORY_PROBE, check: (r) => (Number(r.value) > 0 ? null : `returned ${r.value}`) };
+  const { results } = await session.series([probe], { counted: false });
+  const pythonWasm = Number(results[0].value);
+  const appWasm = await session.page.evaluate(() => window.__bench.appWasmBytes());
+  const page = await pageHeap(session.page);
+  const workers = await workerHeaps(browser, session.page);
+  const workersJs = sum(workers.map((w) => w.js));
+  return {
+    total: page.js + appWasm + workersJs + pythonWasm,
+    pageJs: page.js,
+    appWasm,
+    workersJs,
+    pythonWasm,
+    workers: workers.length,
+    // Blink's DOM heap, not part of the figure but where a growing page shows.
+    pageDom: page.dom,
+  };
+}

@@ -1,0 +1,129 @@
+//! Files in: attach by drag-and-drop or a picker (sent with the next run).
+//! Files out: the session's working directory as the last run left it.
+
+use base64::Engine;
+use leptos::ev::DragEvent;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{File, FileList, HtmlInputElement};
+
+use super::{RunEntry, RunPhase};
+use crate::format;
+use crate::protocol::{FileEntry, InputFile};
+
+/// Attached files waiting for the next run, and the session's files.
+#[component]
+pub fn FilesPanel(
+    attached: RwSignal<Vec<InputFile>>,
+    runs: RwSignal<Vec<RunEntry>>,
+    session: RwSignal<String>,
+) -> impl IntoView {
+    let error = RwSignal::new(None::<String>);
+    let add_files = move |list: Option<FileList>| {
+        let Some(list) = list else { return };
+        let files: Vec<File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        spawn_local(async move {
+            for file in files {
+                match read_file(&file).await {
+                    Ok(input) => attached.update(|a| {
+                        a.retain(|f| f.path != input.path);
+                        a.push(input);
+                    }),
+                    Err(message) => error.set(Some(message)),
+                }
+            }
+        });
+    };
+    let on_drop = move |event: DragEvent| {
+        event.prevent_default();
+        add_files(event.data_transfer().and_then(|d| d.files()));
+    };
+    let on_pick = move |event: leptos::ev::Event| {
+        let input = event
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok());
+        add_files(input.as_ref().and_then(HtmlInputElement::files));
+        if let Some(input) = input {
+            input.set_value("");
+        }
+    };
+    // The working directory as the session's latest finished run left it.
+    let session_files = move || -> Vec<FileEntry> {
+        let name = session.get();
+        runs.with(|runs| {
+            runs.iter()
+                .rev()
+                .filter(|e| e.session.with_value(|s| *s == name))
+                .find_map(|e| match e.phase.get() {
+                    RunPhase::Finished(result) => Some(result.files),
+                    _ => None,
+                })
+                .unwrap_or_default()
+        })
+    };
+
+    view! {
+        <section
+            class="files"
+            data-testid="drop-zone"
+            on:dragover=move |event: DragEvent| event.prevent_default()
+            on:drop=on_drop
+        >
+            <label class="file-pick">
+                "Attach files "
+                <input data-testid="file-input" type="file" multiple on:change=on_pick />
+            </label>
+            <span class="hint">"or drop them here; they go to the session's working directory with the next run"</span>
+            <ul class="attached" data-testid="attached">
+                {move || {
+                    attached
+                        .get()
+                        .into_iter()
+                        .map(|file| {
+                            let path = file.path.clone();
+                            view! {
+                                <li>
+                                    {format!("{} ({})", file.path, format::bytes(file.size()))}
+                                    " "
+                                    <button
+                                        class="link-button"
+                                        title="Remove"
+                                        on:click=move |_| attached.update(|a| a.retain(|f| f.path != path))
+                                    >
+                                        "×"
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
+            {move || error.get().map(|e| view! { <div class="status-error" data-testid="file-error">{e}</div> })}
+            <details class="session-files" open>
+                <summary>"Session files"</summary>
+                <ul data-testid="session-files">
+                    {move || {
+                        session_files()
+                            .into_iter()
+                            .map(|f| view! { <li>{format!("{} ({})", f.path, format::bytes(f.size))}</li> })
+                            .collect_view()
+                    }}
+                </ul>
+            </details>
+        </section>
+    }
+}
+
+/// A picked or dropped file as a run's input file.
+async fn read_file(file: &File) -> Result<InputFile, String> {
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|_| format!("could not read {}", file.name()))?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    Ok(InputFile {
+        path: file.name(),
+        content_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+    })
+}

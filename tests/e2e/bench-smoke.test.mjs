@@ -1,0 +1,52 @@
+// Keeps `make bench` working: the whole harness once, with tiny numbers.
+// No assertion on how long anything took; only that every figure of issue 6
+// is there, with real numbers, and that the report is written.
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+
+import { runBench } from "../../bench/bench.mjs";
+import { writeReport } from "../../bench/report.mjs";
+
+const TINY = { loads: 1, roundTrips: 2, passes: 1, programs: 5, memoryRuns: 10 };
+
+function assertMeasured(figure, who, summary) {
+  const label = `${figure.id} (${who})`;
+  for (const key of ["value", "min", "max"]) {
+    assert.ok(Number.isFinite(summary[key]), `${label}: ${key} is ${summary[key]}`);
+    // Growth may be zero or negative; every time, size, rate and amount is positive.
+    if (figure.unit !== "%") assert.ok(summary[key] > 0, `${label}: ${key} is ${summary[key]}`);
+  }
+  assert.ok(summary.n >= 1, `${label}: no samples`);
+}
+
+test("the benchmark harness measures every figure", { timeout: 240_000 }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), "sandpit-bench-"));
+  try {
+    await writeReport(await runBench(TINY), dir);
+    const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8"));
+
+    const figures = new Set(results.figures.map((f) => f.figure));
+    assert.deepEqual([...figures].sort(), ["1", "2", "3", "4", "5", "6", "7", "8"]);
+    for (const figure of results.figures) {
+      if (!figure.measured) {
+        assert.match(figure.reason, /^not measured yet: needs issue \d+$/, figure.id);
+        continue;
+      }
+      assertMeasured(figure, "sandpit", figure.sandpit);
+      if (figure.raw !== null) assertMeasured(figure, "raw", figure.raw);
+      if (figure.ratio !== null) assert.ok(Number.isFinite(figure.ratio) && figure.ratio > 0, `${figure.id}: ratio`);
+      assert.ok([true, false, null].includes(figure.target.met), `${figure.id}: target verdict`);
+      if (figure.target.met === false) assert.ok(figure.note, `${figure.id}: a missed target needs a note`);
+    }
+    assert.equal(results.settings.programs, TINY.programs);
+    assert.ok(results.machine.nproc >= 1 && results.machine.cpu && results.machine.chromium);
+
+    const markdown = await readFile(join(dir, "RESULTS.md"), "utf8");
+    assert.match(markdown, /\| 5 \| .* \| not measured yet: needs issue 3 \|/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,160 @@
+// Packages and figures, offline: every non-loopback host is unreachable in
+// these tests (the harness aborts such requests), as for a user offline.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import { startApp, useSandpit } from "./harness.mjs";
+
+/** What the browser logs when a download fails its integrity check, or cannot connect. */
+const DOWNLOAD_FAILURES = [
+  /Failed to find a valid digest in the 'integrity' attribute/,
+  /Failed to load resource/,
+  /net::ERR_INTERNET_DISCONNECTED/,
+];
+
+describe("packages", () => {
+  let sandpit;
+
+  useSandpit(async (page) => {
+    sandpit = page;
+    // Importing sympy compiles hundreds of modules: give it room.
+    await sandpit.setTimeoutSeconds(120);
+  }, { allow: DOWNLOAD_FAILURES });
+
+  test("import sympy works offline, from the bundled wheels, and gives a correct result", async () => {
+    const result = await sandpit.run(
+      "import sympy\nx = sympy.symbols('x')\nstr(sympy.integrate(sympy.sin(x) * x, x))",
+    );
+    assert.equal(result.phase, "ok", JSON.stringify(result.json.error));
+    assert.equal(result.value, "'-x*cos(x) + sin(x)'");
+  });
+
+  test("package loading reports progress in bytes, and the names being loaded", async () => {
+    const before = (await sandpit.assertHealthy()).length;
+    assert.ok(before >= 0);
+    await sandpit.run("import tabulate\ntabulate.tabulate([[1, 2]])");
+    const messages = await sandpit.page.evaluate(() => window.__sandpitMessages);
+    const progress = messages.filter((m) => m.data?.type === "package_progress").map((m) => m.data);
+    assert.ok(progress.length >= 1, "progress was reported");
+    const last = progress.at(-1);
+    assert.ok(last.packages.includes("tabulate"), JSON.stringify(last.packages));
+    assert.ok(last.loaded > 10_000 && last.loaded === last.total, `${last.loaded} of ${last.total}`);
+  });
+
+  test("imports of submodules load the top-level package", async () => {
+    const result = await sandpit.run("import dateutil.parser\nstr(dateutil.parser.parse('2024-03-05').date())");
+    assert.equal(result.value, "'2024-03-05'");
+  });
+
+  test("an explicit packages list loads what the imports do not name", async () => {
+    await sandpit.newSession("preloaded");
+    const code = "import importlib\nimportlib.import_module('cachetools').__name__";
+    const without = await sandpit.run(code);
+    assert.equal(without.errorType, "ModuleNotFoundError", "a dynamic import names no package");
+    assert.match(without.json.error.hint.message, /'cachetools' ships with Sandpit but was not loaded/);
+    await sandpit.setPackages("cachetools");
+    assert.equal((await sandpit.run(code)).value, "'cachetools'");
+    await sandpit.selectSession("main");
+  });
+
+  test("import numpy offline says it needs the network", async () => {
+    const result = await sandpit.run("import numpy as np");
+    assert.equal(result.errorType, "ModuleNotFoundError");
+    assert.equal(result.hint, "package_needs_network");
+    assert.match(result.json.error.hint.message, /'numpy' is a Pyodide package/);
+  });
+
+  test("a module with no browser build says so and suggests an alternative", async () => {
+    const result = await sandpit.run("import tkinter");
+    assert.equal(result.hint, "package_unavailable");
+    assert.match(result.json.error.hint.message, /matplotlib/);
+  });
+
+  test("package loading does not count against the run's timeout", async () => {
+    const held = await sandpit.holdDownloads("**/pyodide/pyparsing-*.whl");
+    // Long enough for the import itself on a busy machine, shorter than the hold.
+    await sandpit.setTimeoutSeconds(3);
+    const index = await sandpit.submit("import pyparsing\npyparsing.Word('ab').parse_string('abba')[0]");
+    await sandpit.page.locator('[data-testid="run-entry"][data-phase="queued"], [data-testid="run-entry"][data-phase="loading"]').last().waitFor();
+    await sandpit.page.waitForTimeout(4000);
+    held.release();
+    const result = await sandpit.result(index);
+    assert.equal(result.phase, "ok", JSON.stringify(result.json?.error));
+    assert.equal(result.value, "'abba'");
+    await sandpit.setTimeoutSeconds(120);
+  });
+});
+
+describe("wheel integrity", () => {
+  let app;
+
+  before(async () => {
+    app = await startApp();
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  test("a wheel whose sha256 does not match the lockfile is refused", async () => {
+    const sandpit = await app.newPage();
+    let served = 0;
+    await sandpit.page.context().route("**/pyodide/tabulate-*.whl", (route) => {
+      served += 1;
+      return route.fulfill({ status: 200, contentType: "application/octet-stream", body: "not the wheel" });
+    });
+    await sandpit.open();
+    await sandpit.waitReady();
+    const result = await sandpit.run("import tabulate");
+    assert.equal(result.errorType, "ModuleNotFoundError");
+    assert.equal(result.hint, "module_not_found");
+    assert.match(result.json.error.hint.message, /'tabulate' ships with Sandpit but failed to load/);
+    assert.ok(served >= 1, "the tampered wheel was served, and refused");
+    await sandpit.assertHealthy({ allow: DOWNLOAD_FAILURES });
+    await sandpit.close();
+  });
+});
+
+describe("figures", () => {
+  let sandpit;
+
+  useSandpit((page) => {
+    sandpit = page;
+  });
+
+  test("matplotlib is pointed at Sandpit's capturing backend before any import", async () => {
+    const result = await sandpit.run("import os\nos.environ['MPLBACKEND']");
+    assert.equal(result.value, "'module://_sandpit_runner'");
+  });
+
+  test("the backend's show() captures figures in order through the display path", async () => {
+    // matplotlib itself comes from the CDN, unreachable here; a stand-in
+    // pyplot with matplotlib's figure API exercises the same capture code.
+    const result = await sandpit.run(
+      [
+        "import sys, types, base64",
+        "PNG = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==')",
+        "class Figure:",
+        "    def __init__(self, n): self.n = n",
+        "    def __repr__(self): return f'<Figure {self.n}>'",
+        "    def savefig(self, buffer, format, bbox_inches): buffer.write(PNG if format == 'png' else b'<svg/>')",
+        "figures = {1: Figure(1), 2: Figure(2)}",
+        "pyplot = types.ModuleType('matplotlib.pyplot')",
+        "pyplot.get_fignums = lambda: sorted(figures)",
+        "pyplot.figure = lambda n: figures[n]",
+        "pyplot.close = lambda which: figures.clear()",
+        "sys.modules['matplotlib.pyplot'] = pyplot",
+        "import _sandpit_runner",
+        "print('before show')",
+        "_sandpit_runner.show()",
+        "figures[3] = Figure(3)",
+        "print('after show')",
+      ].join("\n"),
+    );
+    assert.equal(result.phase, "ok");
+    const figures = result.json.displays.map((d) => d["text/plain"]);
+    assert.deepEqual(figures, ["<Figure 1>", "<Figure 2>", "<Figure 3>"], "show() and the end of the run both capture");
+    assert.ok(result.json.displays.every((d) => d["image/png"]?.startsWith("iVBOR")));
+    assert.deepEqual(result.displays.map((d) => d.tag), ["img", "img", "img"]);
+    await sandpit.run("import sys\ndel sys.modules['matplotlib.pyplot']");
+  });
+});
