@@ -71,7 +71,7 @@ function cachedSha256(sandpit, path) {
 
 describe("offline", () => {
 
-  test("after one visit online the app starts and runs Python with no network", async () => {
+  test("after one visit online the app starts, runs Python and imports sympy with no network", async () => {
     const sandpit = await openApp();
     const version = await sandpit.waitOfflineReady();
     assert.equal(version, (await readPrecache(DIST)).version, "the version built is the one cached");
@@ -83,6 +83,10 @@ describe("offline", () => {
     const result = await sandpit.run("print(1)");
     assert.equal(result.phase, "ok");
     assert.deepEqual(result.output, [{ stream: "stdout", text: "1\n" }]);
+    // Bundled packages come from the cache too (sympy pulls in mpmath).
+    const sympy = await sandpit.run("import sympy\nsympy.sqrt(8)");
+    assert.equal(sympy.phase, "ok", JSON.stringify(sympy.json?.error));
+    assert.equal(sympy.value, "2*sqrt(2)");
     // The service worker's headers isolate the page: runs stop by interrupt.
     assert.equal(await sandpit.page.evaluate(() => crossOriginIsolated), true);
     const reachable = await sandpit.page.evaluate(() =>
