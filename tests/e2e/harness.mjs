@@ -107,8 +107,18 @@ export function launchChromium() {
  * `allowOrigins` are origins the network policy lets Python fetch from.
  * `server` is exposed so a test can stop it (offline) or serve another
  * deployment from the same origin (`server.setRoot`).
+ *
+ * Service workers are blocked unless `serviceWorkers: "allow"`: what the
+ * service worker serves from its cache never reaches the network, so holds
+ * and aborts set with `context.route` would miss it, and whether it already
+ * controls a page depends on timing. tests/e2e/pwa.test.mjs allows them.
  */
-export async function startApp({ isolated = true, allowOrigins, root = DIST } = {}) {
+export async function startApp({
+  isolated = true,
+  allowOrigins,
+  root = DIST,
+  serviceWorkers = "block",
+} = {}) {
   assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
   const server = await serve({ root, isolated, allowOrigins });
   const browser = await launchChromium();
@@ -119,7 +129,7 @@ export async function startApp({ isolated = true, allowOrigins, root = DIST } = 
     server,
     /** A fresh page object in its own (incognito) browser context. */
     async newPage() {
-      const context = await browser.newContext();
+      const context = await browser.newContext({ serviceWorkers });
       await loopbackOnly(context);
       const page = await context.newPage();
       return new SandpitPage(page, server.url);
@@ -131,7 +141,11 @@ export async function startApp({ isolated = true, allowOrigins, root = DIST } = 
     async newProfilePage() {
       const profile = await mkdtemp(join(tmpdir(), "sandpit-profile-"));
       const context = await chromium
-        .launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS })
+        .launchPersistentContext(profile, {
+          executablePath: "/usr/bin/chromium",
+          args: CHROMIUM_ARGS,
+          serviceWorkers,
+        })
         .catch(async (error) => {
           await rm(profile, { recursive: true, force: true });
           throw error;
