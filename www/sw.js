@@ -178,6 +178,8 @@ async function servePrecached(path) {
       await cache.put(url, stored(found.bytes, found.type));
     }
     if (found.type) headers["Content-Type"] = found.type;
+    // Lets the page's worker show download progress in bytes.
+    headers["Content-Length"] = String(found.bytes.byteLength);
     return new Response(found.bytes, { headers });
   } catch (error) {
     return new Response(`Sandpit could not load ${path}: ${error.message}`, {

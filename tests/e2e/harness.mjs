@@ -63,22 +63,33 @@ const validWorkerMessage = ajv.getSchema("protocol#/$defs/WorkerMessage");
 function recordWorkerMessages() {
   window.__sandpitMessages = [];
   const record = (from, data) => window.__sandpitMessages.push({ from, data });
+  // Only channels whose other end went to a Worker carry the protocol (the
+  // page also talks to its service worker over channels of its own).
+  const peers = new WeakMap();
+  const protocolPorts = new WeakSet();
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
-    postMessage(data, ...rest) {
+    postMessage(data, transfer, ...rest) {
       record("host", data);
-      return super.postMessage(data, ...rest);
+      for (const port of Array.isArray(transfer) ? transfer : []) {
+        if (peers.has(port)) protocolPorts.add(peers.get(port));
+      }
+      return super.postMessage(data, transfer, ...rest);
     }
   };
   const NativeChannel = window.MessageChannel;
   window.MessageChannel = class extends NativeChannel {
     constructor() {
       super();
+      const mine = this.port1;
+      peers.set(this.port2, mine);
       // port1 stays with the page: what arrives on it comes from the worker.
-      this.port1.addEventListener("message", (event) => record("worker", event.data));
-      const send = this.port1.postMessage.bind(this.port1);
-      this.port1.postMessage = (data, ...rest) => {
-        record("host", data);
+      mine.addEventListener("message", (event) => {
+        if (protocolPorts.has(mine)) record("worker", event.data);
+      });
+      const send = mine.postMessage.bind(mine);
+      mine.postMessage = (data, ...rest) => {
+        if (protocolPorts.has(mine)) record("host", data);
         return send(data, ...rest);
       };
     }
