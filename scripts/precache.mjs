@@ -17,8 +17,10 @@ export const SW_FILE = "sw.js";
 /** The line of sw.js that carries the list (one line, so it can be replaced again). */
 const PRECACHE_LINE = /^const PRECACHE = .*;$/m;
 
+/** Every file under `dir`, but hidden ones (Trunk stages its next build in dist/.stage). */
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".")) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* walk(path);
     else if (entry.isFile()) yield path;

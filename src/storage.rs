@@ -2,7 +2,7 @@
 //! each session's code) and the history of finished runs.
 //!
 //! It lives in the page's IndexedDB through `www/storage.js`, which only moves
-//! JSON text; the record shapes are defined here. Components call this module
+//! plain objects; the record shapes are defined here. Components call this module
 //! and never IndexedDB, and the Python worker is never handed the database.
 //! Files written from Python are not kept yet: they arrive with the files issue.
 
@@ -24,9 +24,9 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = loadAll)]
     async fn js_load_all() -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = saveWorkspace)]
-    async fn js_save_workspace(json: &str) -> Result<JsValue, JsValue>;
+    async fn js_save_workspace(workspace: JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = addRun)]
-    async fn js_add_run(json: &str, keep: u32) -> Result<JsValue, JsValue>;
+    async fn js_add_run(run: JsValue, keep: u32) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = clearAll)]
     async fn js_clear_all() -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = estimate)]
@@ -39,7 +39,7 @@ pub enum StorageError {
     /// IndexedDB or the storage manager refused (private mode, quota, blocked).
     #[error("browser storage failed: {0}")]
     Browser(String),
-    /// A record could not be turned into JSON or back.
+    /// A record could not be written.
     #[error("could not read or write a saved record: {0}")]
     Format(String),
 }
@@ -148,26 +148,27 @@ pub struct Saved {
 }
 
 impl Saved {
-    /// Reads the raw records; unreadable ones are counted and skipped, so one
-    /// bad record never costs the rest.
-    pub fn parse(workspace: Option<&str>, runs: &[String]) -> Self {
-        let mut unreadable = 0;
-        let workspace = workspace.and_then(|json| {
-            let parsed = serde_json::from_str::<Workspace>(json).ok();
-            unreadable += usize::from(parsed.is_none());
-            parsed.map(|mut workspace| {
-                workspace.repair();
-                workspace
-            })
+    /// Gathers the records read back; `None` stands for one that could not
+    /// be read and is skipped, so one bad record never costs the rest.
+    pub fn gather(
+        workspace: Option<Option<Workspace>>,
+        runs: impl IntoIterator<Item = Option<StoredRun>>,
+    ) -> Self {
+        let mut unreadable = usize::from(matches!(workspace, Some(None)));
+        let workspace = workspace.flatten().map(|mut workspace| {
+            workspace.repair();
+            workspace
         });
-        let parsed: Vec<StoredRun> = runs
-            .iter()
-            .filter_map(|json| serde_json::from_str(json).ok())
+        let runs = runs
+            .into_iter()
+            .filter_map(|run| {
+                unreadable += usize::from(run.is_none());
+                run
+            })
             .collect();
-        unreadable += runs.len() - parsed.len();
         Self {
             workspace,
-            runs: parsed,
+            runs,
             unreadable,
         }
     }
@@ -187,28 +188,32 @@ pub struct Usage {
     pub indexed_db: Option<f64>,
 }
 
+/// What `loadAll` returns: records still as JavaScript values, decoded one by one.
 #[derive(Deserialize)]
 struct RawSaved {
-    workspace: Option<String>,
-    runs: Vec<String>,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    workspace: JsValue,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    runs: js_sys::Array,
 }
 
 /// Reads everything saved.
 pub async fn load() -> Result<Saved, StorageError> {
-    let raw: RawSaved = serde_wasm_bindgen::from_value(js_load_all().await?)
-        .map_err(|e| StorageError::Format(e.to_string()))?;
-    Ok(Saved::parse(raw.workspace.as_deref(), &raw.runs))
+    let raw: RawSaved =
+        serde_wasm_bindgen::from_value(js_load_all().await?).map_err(StorageError::format)?;
+    let workspace = (!raw.workspace.is_null()).then(|| decode(raw.workspace));
+    Ok(Saved::gather(workspace, raw.runs.iter().map(decode)))
 }
 
 /// Replaces the saved workspace.
 pub async fn save_workspace(workspace: &Workspace) -> Result<(), StorageError> {
-    js_save_workspace(&to_json(workspace)?).await?;
+    js_save_workspace(encode(workspace)?).await?;
     Ok(())
 }
 
 /// Appends a finished run to the history (keeping the newest [`KEPT_RUNS`]).
 pub async fn add_run(run: &StoredRun) -> Result<(), StorageError> {
-    js_add_run(&to_json(run)?, KEPT_RUNS).await?;
+    js_add_run(encode(run)?, KEPT_RUNS).await?;
     Ok(())
 }
 
@@ -220,10 +225,22 @@ pub async fn clear() -> Result<(), StorageError> {
 
 /// How much the origin stores, the offline copy of the app included.
 pub async fn usage() -> Result<Usage, StorageError> {
-    serde_wasm_bindgen::from_value(js_estimate().await?)
-        .map_err(|e| StorageError::Format(e.to_string()))
+    serde_wasm_bindgen::from_value(js_estimate().await?).map_err(StorageError::format)
 }
 
-fn to_json(value: &impl Serialize) -> Result<String, StorageError> {
-    serde_json::to_string(value).map_err(|e| StorageError::Format(e.to_string()))
+impl StorageError {
+    fn format(error: impl std::fmt::Display) -> Self {
+        Self::Format(error.to_string())
+    }
+}
+
+/// Plain objects, as JSON would give (maps as objects), so IndexedDB stores them as they are.
+fn encode(value: &impl Serialize) -> Result<JsValue, StorageError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(StorageError::format)
+}
+
+fn decode<T: serde::de::DeserializeOwned>(value: JsValue) -> Option<T> {
+    serde_wasm_bindgen::from_value(value).ok()
 }

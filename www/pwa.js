@@ -47,12 +47,21 @@ window.addEventListener("appinstalled", () => {
   change({ installable: false });
 });
 
-/** Asks the worker in control which version it serves. */
+/**
+ * Asks the worker in control which version it serves. The answer comes back
+ * as a message from the service worker (no MessageChannel: the page's
+ * channels are the Python worker's).
+ */
 function askStatus(worker) {
   return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = (event) => resolve(event.data);
-    worker.postMessage({ type: "status" }, [channel.port2]);
+    const onMessage = (event) => {
+      if (event.data?.type !== "status") return;
+      container.removeEventListener("message", onMessage);
+      resolve(event.data);
+    };
+    container.addEventListener("message", onMessage);
+    container.startMessages();
+    worker.postMessage({ type: "status" });
   });
 }
 

@@ -1,5 +1,5 @@
 // The user's work in the page's IndexedDB, bound from Rust in
-// src/storage.rs (which owns the record shapes: values here are JSON text).
+// src/storage.rs (which owns the record shapes: here they are plain objects).
 // Only the page touches this database; the Python worker gets no handle to it.
 
 const DB_NAME = "sandpit";
@@ -44,7 +44,7 @@ async function transaction(mode, body) {
 
 const value = (request) => () => request.result;
 
-/** `{ workspace: string | null, runs: string[] }`: everything saved, runs oldest first. */
+/** `{ workspace: object | null, runs: object[] }`: everything saved, runs oldest first. */
 export async function loadAll() {
   const read = await transaction("readonly", ({ state, runs }) => ({
     workspace: value(state.get(WORKSPACE_KEY)),
@@ -54,14 +54,14 @@ export async function loadAll() {
 }
 
 /** Replaces the saved workspace. */
-export async function saveWorkspace(json) {
-  await transaction("readwrite", ({ state }) => state.put(json, WORKSPACE_KEY));
+export async function saveWorkspace(workspace) {
+  await transaction("readwrite", ({ state }) => state.put(workspace, WORKSPACE_KEY));
 }
 
 /** Appends a finished run, then drops the oldest beyond `keep`. */
-export async function addRun(json, keep) {
+export async function addRun(run, keep) {
   await transaction("readwrite", ({ runs }) => {
-    runs.add(json);
+    runs.add(run);
     const count = runs.count();
     count.onsuccess = () => {
       let excess = count.result - keep;

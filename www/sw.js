@@ -128,7 +128,8 @@ self.addEventListener("message", (event) => {
       break;
     case "status": {
       const sizes = Object.values(PRECACHE.files).map((file) => file.size);
-      event.ports[0]?.postMessage({
+      event.source?.postMessage({
+        type: "status",
         version: PRECACHE.version,
         files: sizes.length,
         bytes: sizes.reduce((sum, size) => sum + size, 0),
@@ -148,17 +149,23 @@ function precachedPath(url) {
   return Object.hasOwn(PRECACHE.files, path) ? path : null;
 }
 
-/** A precached JSON file, or null. */
-async function cachedJson(path) {
-  const response = await caches.match(appUrl(path));
-  return response ? response.json() : null;
+/**
+ * A file of this version as JSON, checked against its hash like everything
+ * served (a tampered config must not widen the worker's CSP); null when the
+ * bundle has no such file, an error when it cannot be read.
+ */
+async function precachedJson(path) {
+  if (!Object.hasOwn(PRECACHE.files, path)) return null;
+  const response = await servePrecached(path);
+  if (!response.ok) throw new Error(await response.text());
+  return response.json();
 }
 
 let workerConnect = null;
 
 /** What the worker's CSP lets Python reach, read once from the precached config and manifest. */
 function connectForWorker() {
-  workerConnect ??= Promise.all([cachedJson("sandpit.config.json"), cachedJson("pyodide/manifest.json")])
+  workerConnect ??= Promise.all([precachedJson("sandpit.config.json"), precachedJson("pyodide/manifest.json")])
     .then(([config, manifest]) => connectOrigins(config, manifest))
     .catch(() => []);
   return workerConnect;
@@ -191,35 +198,42 @@ async function servePrecached(path) {
 
 let lockedHashes = null;
 
-/** File name -> sha256 of every package the lockfiles pin, read once from the precache. */
+/** The last segment of a path or URL: how packages are matched to lockfile entries. */
+const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
+
+/**
+ * File name -> sha256 of every package the lockfiles pin, read once (null
+ * when a lockfile cannot be read; asked again next time). Entries
+ * name their file relative to the lockfile or as a full URL (packages left on
+ * the CDN), so they are matched by file name.
+ */
 function packageHashes() {
   lockedHashes ??= (async () => {
     const hashes = new Map();
     for (const path of LOCKFILES) {
-      if (!Object.hasOwn(PRECACHE.files, path)) continue;
-      const response = await servePrecached(path);
-      if (!response.ok) continue;
-      for (const pkg of Object.values((await response.json()).packages ?? {})) {
-        if (pkg.file_name && pkg.sha256) hashes.set(pkg.file_name, pkg.sha256);
+      const lock = await precachedJson(path);
+      for (const pkg of Object.values(lock?.packages ?? {})) {
+        if (pkg.file_name && pkg.sha256) hashes.set(baseName(pkg.file_name), pkg.sha256);
       }
     }
     return hashes;
   })().catch(() => {
     lockedHashes = null;
-    return new Map();
+    return null;
   });
   return lockedHashes;
 }
-
-const fileName = (url) => decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf("/") + 1));
 
 /**
  * Package files from other origins, cache first. When a lockfile pins the
  * file's sha256, a copy that does not match is neither cached nor served.
  */
 async function servePackage(request) {
-  const name = fileName(new URL(request.url));
-  const expected = (await packageHashes()).get(name) ?? null;
+  const name = baseName(decodeURIComponent(new URL(request.url).pathname));
+  const hashes = await packageHashes();
+  // Without the lockfile nothing can be checked: pass through, cache nothing.
+  if (hashes === null) return fetch(request);
+  const expected = hashes.get(name) ?? null;
   const cache = await caches.open(PACKAGE_CACHE_NAME);
   let found = await cachedBytes(cache, request.url, expected);
   if (!found) {

@@ -1,13 +1,13 @@
 // The installable, offline app: the service worker, updates, installation,
 // and the user's work across reloads. Each test starts its own server and
-// browser (service workers persist per origin and context) and stops both.
+// browser and stops both.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, afterEach, before, describe, test } from "node:test";
+import { after, afterEach, describe, test } from "node:test";
 
 import { readPrecache, writePrecache } from "../../scripts/precache.mjs";
 import { DIST, startApp } from "./harness.mjs";
@@ -24,6 +24,19 @@ async function scratchDir() {
 after(async () => {
   for (const dir of scratch) await rm(dir, { recursive: true, force: true });
 });
+
+/** Each test's own server and browser (service workers persist per origin and context). */
+let app;
+afterEach(async () => {
+  await app?.close();
+  app = null;
+});
+
+/** Starts this test's app (options as `startApp`), opens it and waits for Python. */
+async function openApp(options) {
+  app = await startApp(options);
+  return (await (await app.newPage()).open()).waitReady();
+}
 
 /**
  * A copy of the built bundle as another deployment: `edit(dir)` changes its
@@ -57,15 +70,9 @@ function cachedSha256(sandpit, path) {
 }
 
 describe("offline", () => {
-  let app;
-  afterEach(async () => {
-    await app?.close();
-  });
 
-  test("after one visit online the app starts and runs Python with no network", async () => {
-    app = await startApp();
-    const sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
+  test("after one visit online the app starts, runs Python and imports sympy with no network", async () => {
+    const sandpit = await openApp();
     const version = await sandpit.waitOfflineReady();
     assert.equal(version, (await readPrecache(DIST)).version, "the version built is the one cached");
 
@@ -76,6 +83,10 @@ describe("offline", () => {
     const result = await sandpit.run("print(1)");
     assert.equal(result.phase, "ok");
     assert.deepEqual(result.output, [{ stream: "stdout", text: "1\n" }]);
+    // Bundled packages come from the cache too (sympy pulls in mpmath).
+    const sympy = await sandpit.run("import sympy\nsympy.sqrt(8)");
+    assert.equal(sympy.phase, "ok", JSON.stringify(sympy.json?.error));
+    assert.equal(sympy.value, "2*sqrt(2)");
     // The service worker's headers isolate the page: runs stop by interrupt.
     assert.equal(await sandpit.page.evaluate(() => crossOriginIsolated), true);
     const reachable = await sandpit.page.evaluate(() =>
@@ -89,9 +100,7 @@ describe("offline", () => {
   });
 
   test("a cached file that was tampered with is fetched again, never served", async () => {
-    app = await startApp();
-    const sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
+    const sandpit = await openApp();
     await sandpit.waitOfflineReady();
     const { files } = await readPrecache(DIST);
     const tamper = (paths) =>
@@ -133,10 +142,6 @@ describe("offline", () => {
 });
 
 describe("updates", () => {
-  let app;
-  after(async () => {
-    await app?.close();
-  });
 
   test("a new deployment is offered, applied on reload, and leaves no stale cache", async () => {
     const v1 = await deployment((dir) => markIndex(dir, "v1"));
@@ -150,9 +155,7 @@ describe("updates", () => {
     const html = await readFile(page);
     await writeFile(page, html.subarray(0, html.length / 2));
 
-    app = await startApp({ root: v1.dir });
-    const sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
+    const sandpit = await openApp({ root: v1.dir });
     assert.equal(await sandpit.waitOfflineReady(), v1.version);
     assert.equal(await pageMarker(sandpit), "v1");
 
@@ -191,10 +194,6 @@ describe("updates", () => {
 });
 
 describe("installing", () => {
-  let app;
-  after(async () => {
-    await app?.close();
-  });
 
   test("Chromium reports the app installable and the Install button appears", async () => {
     app = await startApp();
@@ -214,15 +213,9 @@ describe("installing", () => {
 });
 
 describe("the user's work", () => {
-  let app;
-  after(async () => {
-    await app?.close();
-  });
 
   test("code, sessions and run history survive a reload; Clear data removes them", async () => {
-    app = await startApp();
-    const sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
+    const sandpit = await openApp();
     const first = await sandpit.run("x = 6 * 7\nx");
     assert.equal(first.value, "42");
     await sandpit.newSession("second");
@@ -257,10 +250,8 @@ describe("the user's work", () => {
 });
 
 describe("packages from another origin", () => {
-  let app;
   let packages;
-  after(async () => {
-    await app?.close();
+  afterEach(async () => {
     await packages?.close();
   });
 
@@ -306,9 +297,7 @@ describe("packages from another origin", () => {
       close: () => new Promise((ok) => server.close(ok)),
     };
 
-    app = await startApp({ root: pinnedApp.dir });
-    const sandpit = await (await app.newPage()).open();
-    await sandpit.waitReady();
+    const sandpit = await openApp({ root: pinnedApp.dir });
     await sandpit.waitOfflineReady();
     const get = (path) =>
       sandpit.page.evaluate(async (url) => {

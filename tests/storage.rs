@@ -1,0 +1,81 @@
+//! The saved workspace's rules: what each session shows, what survives a
+//! deleted session, and what a damaged or foreign record turns into.
+
+use sandpit::protocol::DEFAULT_SESSION;
+use sandpit::storage::{Saved, StoredOutcome, StoredRun, Workspace};
+
+fn names(workspace: &Workspace) -> Vec<&str> {
+    workspace.sessions.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn each_session_keeps_its_own_code() {
+    let mut workspace = Workspace::new("main", "print('main')");
+    assert_eq!(
+        workspace.switch_to("second"),
+        "print('main')",
+        "a new session starts with the text shown"
+    );
+    workspace.set_code("print('second')");
+    assert_eq!(workspace.switch_to("main"), "print('main')");
+    assert_eq!(workspace.switch_to("second"), "print('second')");
+    assert_eq!(names(&workspace), ["main", "second"]);
+}
+
+#[test]
+fn deleting_a_session_drops_its_code_and_picks_another() {
+    let mut workspace = Workspace::new("main", "a");
+    workspace.switch_to("second");
+    workspace.set_code("b");
+    workspace.set_sessions(vec!["main".into()]);
+    assert_eq!(workspace.current, "main");
+    assert_eq!(workspace.code(), "a");
+    assert!(!workspace.drafts.contains_key("second"));
+    workspace.set_sessions(Vec::new());
+    assert_eq!(
+        names(&workspace),
+        [DEFAULT_SESSION],
+        "at least one session stays"
+    );
+}
+
+#[test]
+fn gathering_skips_unreadable_records_and_repairs_the_workspace() {
+    let damaged = Workspace {
+        sessions: vec!["a".into()],
+        current: "gone".into(),
+        drafts: Default::default(),
+    };
+    let run = StoredRun {
+        session: "a".into(),
+        code: "1".into(),
+        outcome: StoredOutcome::Failed("no Python".into()),
+    };
+    let saved = Saved::gather(Some(Some(damaged)), [None, Some(run.clone()), None]);
+    assert_eq!(saved.unreadable, 2);
+    assert_eq!(saved.runs, [run]);
+    let workspace = saved.workspace.expect("the workspace is kept");
+    assert_eq!(
+        workspace.current, "a",
+        "the current session is one that exists"
+    );
+
+    let nothing = Saved::gather(None, []);
+    assert_eq!(nothing, Saved::default());
+    assert_eq!(Saved::gather(Some(None), []).unreadable, 1);
+}
+
+#[test]
+fn a_saved_run_keeps_its_result_through_a_round_trip() {
+    let run = StoredRun {
+        session: "main".into(),
+        code: "x".into(),
+        outcome: StoredOutcome::Failed("the Python worker stopped".into()),
+    };
+    let json = serde_json::to_value(&run).expect("serialises");
+    assert_eq!(json["outcome"]["failed"], "the Python worker stopped");
+    assert_eq!(
+        serde_json::from_value::<StoredRun>(json).expect("reads back"),
+        run
+    );
+}
