@@ -128,9 +128,13 @@ export async function startApp({ isolated = true, allowOrigins, root = DIST } = 
     url: server.url,
     browser,
     server,
-    /** A fresh page object in its own (incognito) browser context. */
-    async newPage() {
-      const context = await browser.newContext();
+    /**
+     * A fresh page object in its own (incognito) browser context; `options`
+     * go to the context (`serviceWorkers: "block"` keeps every request on the
+     * network, where a test can hold it).
+     */
+    async newPage(options = {}) {
+      const context = await browser.newContext(options);
       await loopbackOnly(context);
       const page = await context.newPage();
       return new SandpitPage(page, server.url);
