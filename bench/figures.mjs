@@ -106,7 +106,7 @@ export function buildFigures({ loads, sessions, programCount, size, server }) {
     row({
       id: "own_size_gzip",
       figure: "7",
-      title: "The app's own wasm, JS, CSS and HTML, gzip -9",
+      title: "The app's own files (all of dist/ but Pyodide), gzip -9",
       unit: "bytes",
       sandpit: exactly(size.total.gzip),
       raw: null,
@@ -279,6 +279,7 @@ function memoryNote(memory) {
   return (
     `Sandpit grew by ${formatBytes(memory.sandpit.last.total - memory.sandpit.first.total)}, most in ` +
     deltas.map((d) => `${d.label} ${formatBytes(d.delta)}`).join(", ") +
-    `; raw grew by ${formatBytes(rawGrowth)} over the same runs.`
+    `; raw grew by ${formatBytes(rawGrowth)} over the same runs. Not counted above: Blink's DOM heap on ` +
+    `Sandpit's page went from ${formatBytes(memory.sandpit.first.pageDom)} to ${formatBytes(memory.sandpit.last.pageDom)}.`
   );
 }
