@@ -13,7 +13,7 @@ import { launchChromium } from "./browser.mjs";
 import { snapshotBundle } from "./bundle.mjs";
 import { buildFigures } from "./figures.mjs";
 import { measureLoads } from "./loads.mjs";
-import { describeMachine, loadAverage } from "./machine.mjs";
+import { describeMachine, gitDescribe, loadAverage } from "./machine.mjs";
 import { loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
 import { measureOwnSize } from "./size.mjs";
@@ -42,6 +42,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   const settings = { ...DEFAULT_SETTINGS, ...overrides };
   const programs = (await loadPrograms()).slice(0, settings.programs ?? undefined);
   const loadBefore = loadAverage();
+  const commit = gitDescribe(ROOT);
   const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
   let appServer = null;
   let rawServer = null;
@@ -57,13 +58,15 @@ export async function runBench(overrides = {}, log = () => {}) {
     const size = await measureOwnSize(bundle.dist);
     return {
       date: new Date().toISOString(),
-      machine: describeMachine({ root: ROOT, dist: bundle.dist, browser, loadBefore }),
+      machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
       figures: buildFigures({ loads, sessions, programCount: programs.length, size, server }),
       details: {
         server,
         size,
-        bytesFirstLoad: Object.fromEntries(targets.map((t) => [t.name, loads[t.name][0].transferred])),
+        bytes: Object.fromEntries(
+          targets.map((t) => [t.name, { firstLoad: loads[t.name][0].cold.transferred, returnVisit: loads[t.name][0].warm.transferred }]),
+        ),
         memory: perTarget(sessions, (s) => s.memory),
         mainThreadPerRun: perTarget(sessions, (s) => ({
           trivial: perRun(s.trivial),

@@ -23,7 +23,11 @@ export async function snapshotBundle({ dist, raw }) {
     try {
       const copy = { dist: join(dir, "dist"), raw: join(dir, "raw"), remove };
       // Hidden entries are Trunk's staging area for the next build, not the app.
-      await cp(dist, copy.dist, { recursive: true, filter: (path) => !basename(path).startsWith(".") });
+      await cp(dist, copy.dist, {
+        recursive: true,
+        preserveTimestamps: true,
+        filter: (path) => !basename(path).startsWith("."),
+      });
       await mkdir(copy.raw);
       for (const name of await readdir(raw)) await cp(join(raw, name), join(copy.raw, name));
       await symlink(join("..", "dist", "pyodide"), join(copy.raw, "pyodide"));

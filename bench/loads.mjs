@@ -25,36 +25,40 @@ async function measureLoad(browser, target) {
   const context = await newContext(browser);
   try {
     await target.prepare(context, { firstRun: FIRST_RUN });
-    const bytes = countResponseBytes(context);
-    // Cold waits until the page is settled (a warm spare has loaded too), so
-    // the bytes include everything opening the page costs.
-    const cold = await visit(context, target, { settle: true });
-    const transferred = await bytes.stop();
-    const warm = await visit(context, target, { settle: false });
-    return { cold, warm, transferred };
+    const cold = await visit(context, target);
+    const warm = await visit(context, target);
+    return { cold, warm };
   } finally {
     await context.close();
   }
 }
 
-async function visit(context, target, { settle }) {
+/**
+ * Opens `target` in a new tab of `context` and waits until it has settled
+ * (its warm spare and service worker too, if any), so the bytes counted are
+ * everything the visit costs.
+ */
+async function visit(context, target) {
+  const bytes = countResponseBytes(context);
   const page = await context.newPage();
   try {
     await page.goto(target.url(FIRST_RUN));
     const times = await target.loadTimes(page);
     if (!times.firstOk) throw new Error(`${target.name}: ${FIRST_RUN} on opening the page ended as ${times.firstPhase}`);
-    if (settle) await target.settled(page);
+    await target.settled(page);
     const serviceWorker = await page.evaluate(() => Boolean(navigator.serviceWorker?.controller));
-    return { ...times, serviceWorker };
+    return { ...times, serviceWorker, transferred: await bytes.stop() };
   } finally {
     await page.close();
   }
 }
 
 /**
- * Response body bytes of every request in `context` (workers' too) until
- * `stop()`. The local server sends Content-Length and no compression, so the
- * header is the number of bytes on the wire.
+ * Response body bytes of every request in `context` (workers' and service
+ * workers' too) until `stop()`. The local server sends Content-Length and no
+ * compression, so the header is the number of bytes on the wire. Answers a
+ * service worker gave the page are left out: what it fetched for them is
+ * counted as its own request, and what it had cached cost nothing.
  */
 function countResponseBytes(context) {
   const pending = [];
@@ -63,7 +67,7 @@ function countResponseBytes(context) {
     pending.push(
       request.response().then(async (response) => ({
         path: new URL(request.url()).pathname,
-        bytes: Number((await response?.headerValue("content-length")) ?? 0),
+        bytes: !response || response.fromServiceWorker() ? 0 : Number((await response.headerValue("content-length")) ?? 0),
       })),
     );
   };

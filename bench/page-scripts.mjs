@@ -49,15 +49,23 @@ export function watchSandpit() {
  * Sandpit, before its scripts run: submits `code` through the editor the
  * moment it exists (as an agent that opens the page and runs something at
  * once), and records on the page clock when Python became ready and when
- * that first run finished.
+ * that first run finished. Runs restored from an earlier visit are already
+ * on the page then; the first run-entry added after pressing Run is ours.
  */
 export function firstRunOnOpen(code) {
   const load = (window.__benchLoad = { readyAt: null, firstResultAt: null, firstOk: null, firstPhase: null });
   let submitted = false;
   let entry = null;
-  const observer = new MutationObserver(() => {
+  const observer = new MutationObserver((records) => {
     if (load.readyAt === null && document.querySelector('[data-testid="runtime-state"][data-state="ready"]')) {
       load.readyAt = performance.now();
+    }
+    if (submitted && !entry) {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (!entry && node.nodeType === 1 && node.matches('[data-testid="run-entry"]')) entry = node;
+        }
+      }
     }
     const editor = document.querySelector('[data-testid="code"]');
     const button = document.querySelector('[data-testid="run"]');
@@ -67,7 +75,6 @@ export function firstRunOnOpen(code) {
       editor.dispatchEvent(new Event("input", { bubbles: true }));
       button.click();
     }
-    entry ??= document.querySelector('[data-testid="run-entry"]');
     if (entry && load.firstResultAt === null && !["queued", "running"].includes(entry.dataset.phase)) {
       load.firstResultAt = performance.now();
       load.firstPhase = entry.dataset.phase;

@@ -48,7 +48,7 @@ export function markdown({ date, machine, settings, figures, details, note }) {
     "",
     `- Date: ${date}`,
     `- Machine: ${machine.nproc} cores (\`nproc\`), ${machine.cpu}; Chromium ${machine.chromium} headless; Node ${machine.node}; Pyodide ${machine.pyodide}`,
-    `- Measured: commit ${machine.commit}`,
+    `- Measured: \`dist/\` built ${machine.distBuilt}, at commit ${machine.commit}`,
     `- Load average before measuring: ${machine.loadAverageBefore.toFixed(2)}, after: ${machine.loadAverageAfter.toFixed(2)}` +
       (machine.busy ? " — **the machine was busy with other work while measuring**: absolute times are inflated; the targets were measured alternately, so ratios suffer less." : ""),
     ...(note ? [`- Note: ${note}`] : []),
@@ -79,10 +79,12 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "the code to having the answer. For Sandpit that means typing into the editor, pressing Run and waiting until the " +
       "finished run is in the DOM, so it **includes rendering the run** (not painting it), as a user gets it; for raw it is " +
       "`postMessage` to the answer.",
-    "- Cold start: a fresh browser context (empty HTTP cache). Warm start: a new tab in the same context afterwards. " +
+    "- Cold start: a fresh browser context (empty HTTP cache). Warm start: a new tab in the same context after the first " +
+      "visit has settled, with the HTTP cache (and service worker, if any) it left. " +
       "`print(1)` is submitted the moment the page can take it (Sandpit: when the editor appears; raw: at script start).",
-    "- Bytes: response bodies of every request until the page has settled (Sandpit starts a warm spare worker after ready, " +
-      "which fetches Pyodide again), as Content-Length; the server does not compress.",
+    "- Bytes: response bodies of every request a visit makes until the page has settled (Sandpit starts a warm spare " +
+      "worker after ready, which fetches Pyodide again, and its service worker, if any, fills its cache), as Content-Length; " +
+      "the server does not compress. Answers a service worker gives the page are not counted again.",
     "- Throughput: each pass runs the program set (`bench/programs/*.py`, each program with its own asserts) on a fresh " +
       "page, one program at a time, each waiting for the previous result.",
     "- Round trips and memory: one long session per target from a fresh page: run 1, a memory snapshot, the round trips " +

@@ -25,10 +25,17 @@ export function sandpitTarget(url) {
       await waitFor(page, () => window.__benchLoad?.readyAt != null && window.__benchLoad.firstResultAt != null);
       return page.evaluate(() => ({ ...window.__benchLoad, workerAt: window.__benchSandpit.firstWorkerAt }));
     },
-    /** Ready, and every worker it started (the warm spare too) has loaded Python. */
+    /**
+     * Ready, every worker it started (the warm spare too) has loaded Python,
+     * and its service worker, if it registered one, is active (precache done).
+     */
     async settled(page) {
       await page.locator('[data-testid="runtime-state"][data-state="ready"]').waitFor({ timeout: READY_TIMEOUT_MS });
       await waitFor(page, () => window.__benchSandpit.ready === window.__benchSandpit.started);
+      await waitFor(page, async () => {
+        const registration = await navigator.serviceWorker?.getRegistration();
+        return !registration || registration.active !== null;
+      });
     },
     installDriver: installSandpitDriver,
   };

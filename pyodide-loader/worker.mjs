@@ -273,8 +273,11 @@ async function loadPackages(id, request) {
       failures[name.toLowerCase()] = blocked.length > 0 ? "blocked" : "network";
     }
   };
+  // A response without Content-Length still counts: the total is then what arrived.
   const report = (loaded, total) => {
-    if (total > 0) post({ type: "package_progress", id, packages: names, loaded, total });
+    if (loaded > 0) {
+      post({ type: "package_progress", id, packages: names, loaded, total: Math.max(total, loaded) });
+    }
   };
   await countingDownloads(report, async () => {
     const options = { messageCallback: listen, errorCallback: listen };

@@ -63,22 +63,33 @@ const validWorkerMessage = ajv.getSchema("protocol#/$defs/WorkerMessage");
 function recordWorkerMessages() {
   window.__sandpitMessages = [];
   const record = (from, data) => window.__sandpitMessages.push({ from, data });
+  // Only channels whose other end went to a Worker carry the protocol (the
+  // page also talks to its service worker over channels of its own).
+  const peers = new WeakMap();
+  const protocolPorts = new WeakSet();
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
-    postMessage(data, ...rest) {
+    postMessage(data, transfer, ...rest) {
       record("host", data);
-      return super.postMessage(data, ...rest);
+      for (const port of Array.isArray(transfer) ? transfer : []) {
+        if (peers.has(port)) protocolPorts.add(peers.get(port));
+      }
+      return super.postMessage(data, transfer, ...rest);
     }
   };
   const NativeChannel = window.MessageChannel;
   window.MessageChannel = class extends NativeChannel {
     constructor() {
       super();
+      const mine = this.port1;
+      peers.set(this.port2, mine);
       // port1 stays with the page: what arrives on it comes from the worker.
-      this.port1.addEventListener("message", (event) => record("worker", event.data));
-      const send = this.port1.postMessage.bind(this.port1);
-      this.port1.postMessage = (data, ...rest) => {
-        record("host", data);
+      mine.addEventListener("message", (event) => {
+        if (protocolPorts.has(mine)) record("worker", event.data);
+      });
+      const send = mine.postMessage.bind(mine);
+      mine.postMessage = (data, ...rest) => {
+        if (protocolPorts.has(mine)) record("host", data);
         return send(data, ...rest);
       };
     }
@@ -107,18 +118,8 @@ export function launchChromium() {
  * `allowOrigins` are origins the network policy lets Python fetch from.
  * `server` is exposed so a test can stop it (offline) or serve another
  * deployment from the same origin (`server.setRoot`).
- *
- * Service workers are blocked unless `serviceWorkers: "allow"`: what the
- * service worker serves from its cache never reaches the network, so holds
- * and aborts set with `context.route` would miss it, and whether it already
- * controls a page depends on timing. tests/e2e/pwa.test.mjs allows them.
  */
-export async function startApp({
-  isolated = true,
-  allowOrigins,
-  root = DIST,
-  serviceWorkers = "block",
-} = {}) {
+export async function startApp({ isolated = true, allowOrigins, root = DIST } = {}) {
   assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
   const server = await serve({ root, isolated, allowOrigins });
   const browser = await launchChromium();
@@ -127,9 +128,13 @@ export async function startApp({
     url: server.url,
     browser,
     server,
-    /** A fresh page object in its own (incognito) browser context. */
-    async newPage() {
-      const context = await browser.newContext({ serviceWorkers });
+    /**
+     * A fresh page object in its own (incognito) browser context; `options`
+     * go to the context (`serviceWorkers: "block"` keeps every request on the
+     * network, where a test can hold it).
+     */
+    async newPage(options = {}) {
+      const context = await browser.newContext(options);
       await loopbackOnly(context);
       const page = await context.newPage();
       return new SandpitPage(page, server.url);
@@ -141,11 +146,7 @@ export async function startApp({
     async newProfilePage() {
       const profile = await mkdtemp(join(tmpdir(), "sandpit-profile-"));
       const context = await chromium
-        .launchPersistentContext(profile, {
-          executablePath: "/usr/bin/chromium",
-          args: CHROMIUM_ARGS,
-          serviceWorkers,
-        })
+        .launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS })
         .catch(async (error) => {
           await rm(profile, { recursive: true, force: true });
           throw error;

@@ -14,9 +14,11 @@ const DOWNLOAD_FAILURES = [
 
 describe("packages", () => {
   let sandpit;
+  let app;
 
-  useSandpit(async (page) => {
+  useSandpit(async (page, started) => {
     sandpit = page;
+    app = started;
     // Importing sympy compiles hundreds of modules: give it room.
     await sandpit.setTimeoutSeconds(120);
   }, { allow: DOWNLOAD_FAILURES });
@@ -71,17 +73,24 @@ describe("packages", () => {
   });
 
   test("package loading does not count against the run's timeout", async () => {
-    const held = await sandpit.holdDownloads("**/pyodide/pyparsing-*.whl");
+    // Its own page, with no service worker: a held download must hit the network.
+    const page = await (await app.newPage({ serviceWorkers: "block" })).open();
+    await page.waitReady();
+    const held = await page.holdDownloads("**/pyodide/pyparsing-*.whl");
     // Long enough for the import itself on a busy machine, shorter than the hold.
-    await sandpit.setTimeoutSeconds(3);
-    const index = await sandpit.submit("import pyparsing\npyparsing.Word('ab').parse_string('abba')[0]");
-    await sandpit.page.locator('[data-testid="run-entry"][data-phase="queued"], [data-testid="run-entry"][data-phase="loading"]').last().waitFor();
-    await sandpit.page.waitForTimeout(4000);
+    await page.setTimeoutSeconds(3);
+    const index = await page.submit("import pyparsing\npyparsing.Word('ab').parse_string('abba')[0]");
+    // Held: the run waits for its package, not yet started (queued) or downloading (loading).
+    await page.page
+      .locator('[data-testid="run-entry"][data-phase="queued"], [data-testid="run-entry"][data-phase="loading"]')
+      .waitFor();
+    await page.page.waitForTimeout(4000);
     held.release();
-    const result = await sandpit.result(index);
+    const result = await page.result(index);
     assert.equal(result.phase, "ok", JSON.stringify(result.json?.error));
     assert.equal(result.value, "'abba'");
-    await sandpit.setTimeoutSeconds(120);
+    await page.assertHealthy();
+    await page.close();
   });
 });
 

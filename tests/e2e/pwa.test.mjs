@@ -33,15 +33,9 @@ afterEach(async () => {
   app = null;
 });
 
-/** Starts this test's app with its service worker (options as `startApp`). */
-async function startPwa(options) {
-  app = await startApp({ ...options, serviceWorkers: "allow" });
-  return app;
-}
-
-/** Starts this test's app, opens it and waits for Python. */
+/** Starts this test's app (options as `startApp`), opens it and waits for Python. */
 async function openApp(options) {
-  await startPwa(options);
+  app = await startApp(options);
   return (await (await app.newPage()).open()).waitReady();
 }
 
@@ -223,7 +217,7 @@ describe("updates", () => {
 describe("installing", () => {
 
   test("Chromium reports the app installable and the Install button appears", async () => {
-    await startPwa();
+    app = await startApp();
     const sandpit = await (await app.newProfilePage()).open();
     await sandpit.waitOfflineReady();
     const cdp = await sandpit.page.context().newCDPSession(sandpit.page);
