@@ -32,7 +32,8 @@ const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 /**
  * Hashes every file under `dir` but the service worker and writes the list
  * into `dir`/sw.js. Returns `{ version, files }`, where `version` is derived
- * from the contents, so two identical bundles have the same version.
+ * from the contents (the service worker's included), so two identical
+ * bundles have the same version.
  */
 export async function writePrecache(dir) {
   const files = {};
@@ -43,12 +44,14 @@ export async function writePrecache(dir) {
     const bytes = await readFile(join(dir, path));
     files[path] = { sha256: sha256(bytes), size: bytes.length };
   }
-  const manifest = { version: sha256(JSON.stringify(files)).slice(0, 16), files };
   const swPath = join(dir, SW_FILE);
   const source = await readFile(swPath, "utf8");
   if (!PRECACHE_LINE.test(source)) {
     throw new Error(`${swPath} has no "const PRECACHE = ...;" line to replace`);
   }
+  // The service worker's own code counts too: a change to it alone is a new version.
+  const code = source.replace(PRECACHE_LINE, "");
+  const manifest = { version: sha256(JSON.stringify(files) + code).slice(0, 16), files };
   // A function replacement: `$` in the JSON must not be read as a pattern.
   const line = `const PRECACHE = ${JSON.stringify(manifest)};`;
   await writeFile(swPath, source.replace(PRECACHE_LINE, () => line));

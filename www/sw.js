@@ -35,9 +35,19 @@ async function sha256(bytes) {
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** A cacheable copy of a response: its bytes and type only, nothing host-specific. */
-function stored(bytes, contentType) {
-  return new Response(bytes, { headers: contentType ? { "Content-Type": contentType } : {} });
+/**
+ * A response made of `bytes`: their type and length only, nothing
+ * host-specific, plus `headers` (the security headers, when serving).
+ */
+function stored({ bytes, type }, headers = {}) {
+  return new Response(bytes, {
+    headers: {
+      ...headers,
+      ...(type ? { "Content-Type": type } : {}),
+      // The worker counts package downloads against this.
+      "Content-Length": String(bytes.byteLength),
+    },
+  });
 }
 
 /**
@@ -100,8 +110,7 @@ self.addEventListener("install", (event) => {
       await inParallel(Object.entries(PRECACHE.files), PARALLEL_DOWNLOADS, async ([path, file]) => {
         const url = appUrl(path);
         const reused = await fromAnyPrecache(url, file.sha256);
-        const { bytes, type } = reused ?? (await download(url, file.sha256));
-        await cache.put(url, stored(bytes, type));
+        await cache.put(url, stored(reused ?? (await download(url, file.sha256))));
       });
     })(),
   );
@@ -182,12 +191,9 @@ async function servePrecached(path) {
     let found = await cachedBytes(cache, url, expected);
     if (!found) {
       found = await download(url, expected);
-      await cache.put(url, stored(found.bytes, found.type));
+      await cache.put(url, stored(found));
     }
-    if (found.type) headers["Content-Type"] = found.type;
-    // Lets the page's worker show download progress in bytes.
-    headers["Content-Length"] = String(found.bytes.byteLength);
-    return new Response(found.bytes, { headers });
+    return stored(found, headers);
   } catch (error) {
     return new Response(`Sandpit could not load ${path}: ${error.message}`, {
       status: 503,
@@ -242,11 +248,9 @@ async function servePackage(request) {
     } catch (error) {
       return new Response(`Sandpit could not fetch ${name}: ${error.message}`, { status: 502 });
     }
-    await cache.put(request.url, stored(found.bytes, found.type));
+    await cache.put(request.url, stored(found));
   }
-  return new Response(found.bytes, {
-    headers: found.type ? { "Content-Type": found.type } : {},
-  });
+  return stored(found);
 }
 
 self.addEventListener("fetch", (event) => {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, afterEach, describe, test } from "node:test";
 
 import { readPrecache, writePrecache } from "../../scripts/precache.mjs";
+import { WORKER_SCRIPT } from "../../www/security-headers.js";
 import { DIST, startApp } from "./harness.mjs";
 
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
@@ -76,10 +77,30 @@ describe("offline", () => {
     const version = await sandpit.waitOfflineReady();
     assert.equal(version, (await readPrecache(DIST)).version, "the version built is the one cached");
 
+    const HEADERS = [
+      "content-security-policy",
+      "cross-origin-opener-policy",
+      "cross-origin-embedder-policy",
+      "cross-origin-resource-policy",
+      "x-content-type-options",
+    ];
+    const securityHeaders = (headers) => HEADERS.map((name) => [name, headers.get(name)]);
+    const served = securityHeaders((await fetch(new URL(WORKER_SCRIPT, app.url))).headers);
+
     await sandpit.page.context().setOffline(true);
     await app.server.close();
     await sandpit.reload();
     await sandpit.waitReady();
+    // The service worker gives the worker script the headers the server gave it.
+    const fromCache = await sandpit.page.evaluate(
+      async ({ path, names }) => {
+        const { headers } = await fetch(path);
+        return names.map((name) => [name, headers.get(name)]);
+      },
+      { path: WORKER_SCRIPT, names: HEADERS },
+    );
+    assert.deepEqual(fromCache, served);
+    assert.match(served[0][1], /connect-src 'self'/);
     const result = await sandpit.run("print(1)");
     assert.equal(result.phase, "ok");
     assert.deepEqual(result.output, [{ stream: "stdout", text: "1\n" }]);
