@@ -49,12 +49,13 @@ async function bundleConnect(root, allowOrigins) {
   return connectOrigins(allow, manifest);
 }
 
-function headersFor(root, path, isolated, connect) {
+/** The response headers for `path`; `secure: false` sends none of the security headers. */
+function headersFor(root, path, { isolated, secure }, connect) {
   const appPath = relative(root, path).split(sep).join("/");
   return {
     "Content-Type": MIME[extname(path)] ?? "application/octet-stream",
     "Cache-Control": "no-cache",
-    ...securityHeaders(appPath, { isolated, connect }),
+    ...(secure ? securityHeaders(appPath, { isolated, connect }) : {}),
   };
 }
 
@@ -62,11 +63,13 @@ function headersFor(root, path, isolated, connect) {
  * Starts a static server for `root` on 127.0.0.1.
  * `isolated: false` leaves out COOP/COEP, as an embedding chat page would.
  * `allowOrigins` overrides the config file's `network.allow` list.
+ * `secure: false` sends no security headers at all, as a plain static host
+ * does: then only the service worker can add them.
  * Resolves to `{ url, close, setRoot }`; `port: 0` picks a free port.
  * `setRoot(dir)` serves another directory from the same origin (a new
  * deployment, for the update tests); `close()` may be called more than once.
  */
-export async function serve({ root, port = 0, isolated = true, allowOrigins }) {
+export async function serve({ root, port = 0, isolated = true, secure = true, allowOrigins }) {
   let base = resolve(root);
   // Per served directory, computed once; awaited here so a bad config fails at start.
   const connectOf = new Map();
@@ -93,7 +96,7 @@ export async function serve({ root, port = 0, isolated = true, allowOrigins }) {
         response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
         return;
       }
-      response.writeHead(200, { ...headersFor(dir, path, isolated, await connectFor(dir)), "Content-Length": info.size });
+      response.writeHead(200, { ...headersFor(dir, path, { isolated, secure }, await connectFor(dir)), "Content-Length": info.size });
       if (request.method === "HEAD") {
         response.end();
         return;

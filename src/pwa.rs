@@ -26,6 +26,25 @@ extern "C" {
 
     #[wasm_bindgen(catch, js_name = promptInstall)]
     async fn js_prompt_install() -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_name = workerNeedsServiceWorker)]
+    async fn js_worker_needs_service_worker(url: &str) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_name = waitForServiceWorker)]
+    async fn js_wait_for_service_worker(url: &str) -> Result<JsValue, JsValue>;
+}
+
+/// Whether the Python worker's script at `url` comes without its own CSP
+/// (a static host that sets no headers), so Python must wait for the service worker.
+pub async fn worker_needs_service_worker(url: &str) -> Result<bool, PwaError> {
+    Ok(js_worker_needs_service_worker(url).await?.as_bool() == Some(true))
+}
+
+/// Waits until the service worker controls the page and serves the worker's
+/// script with its CSP; an error means Python must not start.
+pub async fn wait_for_service_worker(url: &str) -> Result<(), PwaError> {
+    js_wait_for_service_worker(url).await.map(|_| ())?;
+    Ok(())
 }
 
 /// Why talking to the service worker or the install prompt failed.

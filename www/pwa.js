@@ -153,3 +153,65 @@ export async function promptInstall() {
   const { outcome } = await prompt.userChoice;
   return outcome === "accepted";
 }
+
+/** Whether `url` (the Python worker's script) comes with its own Content-Security-Policy. */
+async function hasOwnCsp(url) {
+  const response = await fetch(url, { cache: "no-store" });
+  return response.ok && response.headers.has("Content-Security-Policy");
+}
+
+/**
+ * Whether the Python worker's script arrives without its CSP, so Python must
+ * wait for the service worker to add it (a static host that sets no headers).
+ */
+export async function workerNeedsServiceWorker(url) {
+  return !(await hasOwnCsp(url));
+}
+
+/**
+ * Resolves once the service worker controls the page and serves the worker
+ * script with its CSP; rejects when that cannot happen, so Python never
+ * starts unguarded. The first visit downloads the precache before this resolves.
+ */
+export async function waitForServiceWorker(url) {
+  if (container === null) {
+    throw new Error(
+      "This host does not send the Python worker's security headers, and this browser " +
+        "has no service worker to add them: Python will not start unguarded.",
+    );
+  }
+  if (!container.controller) {
+    await new Promise((resolve, reject) => {
+      const watch = (snapshot) => {
+        if (snapshot.error) {
+          subscribers.delete(watch);
+          reject(
+            new Error(
+              `The service worker that adds the Python worker's security headers could not start ` +
+                `(${snapshot.error}): Python will not start unguarded.`,
+            ),
+          );
+        }
+      };
+      container.addEventListener(
+        "controllerchange",
+        () => {
+          subscribers.delete(watch);
+          resolve();
+        },
+        { once: true },
+      );
+      subscribers.add(watch);
+      watch(state);
+      start();
+      // A forced reload leaves the page uncontrolled although the service
+      // worker is active; it takes over again when asked.
+      container.ready.then((ready) => {
+        if (!container.controller) ready.active?.postMessage({ type: "claim" });
+      });
+    });
+  }
+  if (!(await hasOwnCsp(url))) {
+    throw new Error("The Python worker's script still has no security policy: Python will not start unguarded.");
+  }
+}

@@ -135,6 +135,10 @@ self.addEventListener("message", (event) => {
     case "skip-waiting":
       self.skipWaiting();
       break;
+    // A page that came without us (a forced reload) and needs us to guard Python.
+    case "claim":
+      event.waitUntil(self.clients.claim());
+      break;
     case "status": {
       const sizes = Object.values(PRECACHE.files).map((file) => file.size);
       event.source?.postMessage({

@@ -17,7 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::outcome::{self, StopReason};
 use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
-use super::worker::PythonWorker;
+use super::worker::{PythonWorker, WORKER_PATH};
 use crate::protocol::{
     HostMessage, LoadProgress, OutputChunk, RunId, RunRequest, RunResult, RunStatus, WorkerMessage,
 };
@@ -29,6 +29,9 @@ const INTERRUPT_GRACE_MS: u32 = 1_000;
 /// What the runtime is doing, for the status line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RuntimeStatus {
+    /// Waiting for the service worker to guard Python: this host sends no
+    /// security headers, and Python must not start without them.
+    Securing,
     /// Starting up.
     Loading(LoadProgress),
     /// Runs go straight to Python.
@@ -140,8 +143,9 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// Spawns the worker and starts loading Python; `on_status` hears every status change.
-    pub fn start(on_status: impl Fn(RuntimeStatus) + 'static) -> Result<Self, RuntimeError> {
+    /// Spawns the worker and starts loading Python; `on_status` hears every
+    /// status change, including why Python could not start.
+    pub fn start(on_status: impl Fn(RuntimeStatus) + 'static) -> Self {
         let shared = Rc::new_cyclic(|this| {
             RefCell::new(Shared {
                 this: this.clone(),
@@ -159,9 +163,15 @@ impl Runtime {
                 versions: None,
             })
         });
-        let slot = spawn(&shared)?;
-        shared.borrow_mut().active = Some(slot);
-        Ok(Self { shared })
+        let weak = Rc::downgrade(&shared);
+        leptos::task::spawn_local(async move {
+            let guarded = guard(&weak).await;
+            with_shared(&weak, |shared| match guarded.and_then(|()| spawn(shared)) {
+                Ok(slot) => shared.borrow_mut().active = Some(slot),
+                Err(error) => fail(shared, error.to_string()),
+            });
+        });
+        Self { shared }
     }
 
     /// Queues `request`; `on_event` hears when it starts and what it prints.
@@ -271,6 +281,26 @@ impl Drop for Runtime {
         state.active = None;
         state.spare = None;
     }
+}
+
+/// Resolves when the worker's script will run under its own CSP: at once
+/// where the host sends it, else once the service worker (which adds it)
+/// controls the page. Python never starts without it.
+async fn guard(weak: &Weak<RefCell<Shared>>) -> Result<(), RuntimeError> {
+    let unguarded = |e: crate::pwa::PwaError| RuntimeError::Unavailable(e.to_string());
+    if !crate::pwa::worker_needs_service_worker(WORKER_PATH)
+        .await
+        .map_err(unguarded)?
+    {
+        return Ok(());
+    }
+    with_shared(weak, |shared| {
+        let on_status = shared.borrow().on_status.clone();
+        on_status(RuntimeStatus::Securing);
+    });
+    crate::pwa::wait_for_service_worker(WORKER_PATH)
+        .await
+        .map_err(unguarded)
 }
 
 /// Why a request's input files cannot be sent, if they are over its limit.

@@ -13,7 +13,7 @@ use super::RuntimeError;
 use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
 /// Where the worker and Pyodide live, relative to the page.
-const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
+pub(super) const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
 const RUNNER_PATH: &str = "pyodide-loader/runner.py";
 const PYODIDE_PATH: &str = "pyodide/";
 

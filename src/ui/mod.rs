@@ -127,7 +127,7 @@ impl LiveBuffer {
 }
 
 /// The runtime, shared by the components that drive it.
-pub type SharedRuntime = StoredValue<Option<Runtime>, LocalStorage>;
+pub type SharedRuntime = StoredValue<Runtime, LocalStorage>;
 
 /// Milliseconds on the page clock.
 fn now_ms() -> f64 {
@@ -142,16 +142,7 @@ pub fn App() -> impl IntoView {
         loaded: 0,
         total: None,
     }));
-    let runtime = match Runtime::start(move |s| status.set(s)) {
-        Ok(runtime) => Some(runtime),
-        Err(error) => {
-            status.set(RuntimeStatus::Failed {
-                message: error.to_string(),
-            });
-            None
-        }
-    };
-    let runtime: SharedRuntime = StoredValue::new_local(runtime);
+    let runtime: SharedRuntime = StoredValue::new_local(Runtime::start(move |s| status.set(s)));
     provide_context(runtime);
     let code = RwSignal::new(EXAMPLE.to_owned());
     let timeout_s = RwSignal::new(30.0_f64);
@@ -204,14 +195,10 @@ pub fn App() -> impl IntoView {
         };
         let code_text = request.code.clone();
         let session_name = request.session.clone();
-        let submitted = runtime.with_value(|runtime| {
-            runtime
-                .as_ref()
-                .map(|runtime| runtime.run(request, on_event))
-        });
+        let (id, pending) = runtime.with_value(|runtime| runtime.run(request, on_event));
         let entry = RunEntry {
             seq: runs.with_untracked(Vec::len),
-            id: submitted.as_ref().map(|(id, _)| *id).unwrap_or_default(),
+            id,
             code: StoredValue::new(code_text),
             session: StoredValue::new(session_name),
             phase,
@@ -219,11 +206,6 @@ pub fn App() -> impl IntoView {
             earlier: false,
         };
         runs.update(|r| r.push(entry));
-        let Some((_, pending)) = submitted else {
-            phase.set(RunPhase::Failed("Python is not available".into()));
-            persistence.record_run(&entry);
-            return;
-        };
         spawn_local(async move {
             phase.set(match pending.await {
                 Ok(result) => RunPhase::Finished(result),
@@ -243,11 +225,7 @@ pub fn App() -> impl IntoView {
             running.or_else(|| runs.iter().find(active)).map(|e| e.id)
         });
         if let Some(id) = target {
-            runtime.with_value(|runtime| {
-                if let Some(runtime) = runtime {
-                    runtime.cancel(id);
-                }
-            });
+            runtime.with_value(|runtime| runtime.cancel(id));
         }
     };
     let can_stop = Signal::derive(move || {

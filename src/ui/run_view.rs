@@ -221,9 +221,9 @@ fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
             let failed = RwSignal::new(None::<String>);
             let (path, mime) = (artifact.path.clone(), artifact.mime.clone());
             let download = move |_| {
-                let Some(pending) = runtime.and_then(|runtime| {
-                    runtime.with_value(|r| r.as_ref().map(|r| r.read_file(&session, &path)))
-                }) else {
+                let Some(pending) =
+                    runtime.map(|runtime| runtime.with_value(|r| r.read_file(&session, &path)))
+                else {
                     return;
                 };
                 let (name, mime) = (file_name.clone(), mime.clone());

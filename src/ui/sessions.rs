@@ -33,17 +33,12 @@ pub fn SessionBar(
 
     let clear = move |forget: bool| {
         let name = session.get_untracked();
-        let pending = runtime.with_value(|runtime| {
-            runtime
-                .as_ref()
-                .map(|runtime| runtime.clear_session(&name, forget))
-        });
+        let pending = runtime.with_value(|runtime| runtime.clear_session(&name, forget));
         if forget {
             names.update(|n| n.retain(|s| *s != name));
             let first = names.with_untracked(|n| n.first().cloned());
             session.set(first.unwrap_or_else(|| DEFAULT_SESSION.to_owned()));
         }
-        let Some(pending) = pending else { return };
         spawn_local(async move {
             notice.set(Some(match pending.await {
                 Ok(()) if forget => format!("Session “{name}” was deleted."),

@@ -57,6 +57,12 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>
             ></progress>
         }
         .into_any(),
+        RuntimeStatus::Securing => view! {
+            <span data-testid="runtime-state" data-state="securing">
+                "Setting up the sandbox's protections (first visit to this site)"
+            </span>
+        }
+        .into_any(),
         RuntimeStatus::Ready {
             python,
             pyodide,

@@ -11,6 +11,7 @@ import { after, afterEach, describe, test } from "node:test";
 
 import { readPrecache, writePrecache } from "../../scripts/precache.mjs";
 import { WORKER_SCRIPT } from "../../www/security-headers.js";
+import { startCanary } from "./canary.mjs";
 import { DIST, startApp } from "./harness.mjs";
 
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
@@ -159,6 +160,59 @@ describe("offline", () => {
     const state = await sandpit.page.getByTestId("runtime-state").textContent();
     assert.doesNotMatch(state, /tampered runner/);
     await sandpit.assertHealthy({ allow: [/Python failed to start/, /503/] });
+  });
+});
+
+/** Records every state the runtime's status line shows, from the page's first paint. */
+function recordRuntimeStates() {
+  window.__runtimeStates = [];
+  new MutationObserver(() => {
+    const state = document.querySelector('[data-testid="runtime-state"]')?.dataset.state;
+    if (state && window.__runtimeStates.at(-1) !== state) window.__runtimeStates.push(state);
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+describe("a static host that sends no security headers", () => {
+  test("Python waits for the service worker to add them, and is then fenced in", async () => {
+    const canary = await startCanary();
+    try {
+      app = await startApp({ secure: false });
+      const direct = await fetch(new URL(WORKER_SCRIPT, app.url));
+      assert.equal(direct.headers.get("content-security-policy"), null, "the host sends no CSP");
+      const sandpit = await app.newPage();
+      await sandpit.page.addInitScript(recordRuntimeStates);
+      await (await sandpit.open()).waitReady();
+
+      const states = await sandpit.page.evaluate(() => window.__runtimeStates);
+      assert.ok(states.includes("securing"), `the page said it was securing Python: ${states}`);
+      assert.ok(states.indexOf("securing") < states.indexOf("ready"), `${states}`);
+      assert.equal(await sandpit.page.evaluate(() => navigator.serviceWorker.controller !== null), true);
+      const { json: result } = await sandpit.run(`import js\nawait js.fetch("${canary.origin}/bare-host")`);
+      assert.equal(result.status, "error", JSON.stringify(result));
+      assert.equal(result.error.hint.code, "network_blocked");
+      assert.ok(
+        result.blocked.some((b) => b.directive === "connect-src" && b.url.startsWith(canary.origin)),
+        JSON.stringify(result.blocked),
+      );
+      assert.deepEqual(canary.requests, [], "Python reached the canary");
+      await sandpit.assertHealthy({ allow: [/Refused to connect/, /violates the following Content Security Policy/] });
+    } finally {
+      await canary.close();
+    }
+  });
+
+  test("without a service worker, Python does not start at all", async () => {
+    app = await startApp({ secure: false });
+    const sandpit = await (await app.newPage({ serviceWorkers: "block" })).open();
+    const state = sandpit.page.getByTestId("runtime-state");
+    await sandpit.page
+      .locator('[data-testid="runtime-state"][data-state="failed"]')
+      .waitFor({ timeout: 60_000 });
+    assert.match(await state.textContent(), /Python will not start unguarded/);
+    const messages = await sandpit.page.evaluate(() => window.__sandpitMessages.length);
+    assert.equal(messages, 0, "no Python worker was even created");
+    const errors = sandpit.errors.filter((error) => !/Python will not start unguarded/.test(error));
+    assert.deepEqual(errors, [], "the page logged other errors");
   });
 });
 
