@@ -9,8 +9,10 @@
 
 pub mod format;
 mod js_error;
+pub mod mcp;
 pub mod protocol;
 pub mod pwa;
 pub mod runtime;
 pub mod storage;
+pub mod tools;
 pub mod ui;
