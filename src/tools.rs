@@ -60,10 +60,11 @@ impl Tool {
                  notebook cell: top-level `await` works and the last expression's value is \
                  returned. Variables, imports and files persist per session. Returns stdout, \
                  stderr, the value, figures (matplotlib is captured automatically), files the \
-                 code wrote, and on failure the error with its line and a repair hint. numpy, \
-                 pandas, matplotlib, sympy and more load on import; other Pyodide packages \
-                 download on first use. There is no network access except what the deployment \
-                 allows, and no stdin."
+                 code wrote, and on failure the error with its line and a repair hint. Packages \
+                 load on import: pure-Python ones such as sympy ship with Sandpit, and numpy, \
+                 pandas, matplotlib and the other Pyodide packages download on first use. \
+                 There is no other network access unless the deployment allows it, and no \
+                 stdin. Use check_python first to see which imports need the network."
             }
             Self::CheckPython => {
                 "Check Python code without running it: whether it compiles (the syntax error \

@@ -5,23 +5,30 @@
 
 mod editor;
 mod files;
+mod launch;
+mod mcp_session;
+mod postmessage;
 mod rich;
 mod run_view;
 mod sessions;
 mod settings;
 mod status_line;
+mod tool_host;
 mod update;
+mod widget;
 mod workspace;
+
+pub use widget::{is_widget_page, Widget};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::protocol::{
-    LoadProgress, LoadStage, OutputChunk, RunId, RunRequest, RunResult, DEFAULT_SESSION,
-};
-use crate::runtime::{RunEvent, Runtime, RuntimeStatus};
+use crate::protocol::{LoadProgress, LoadStage, OutputChunk, RunId, RunResult, DEFAULT_SESSION};
+use crate::runtime::{Runtime, RuntimeStatus};
+use crate::tools::{RunPythonArgs, ToolFile};
 use editor::Editor;
 use files::FilesPanel;
+use launch::launch;
 use run_view::RunView;
 use sessions::SessionBar;
 use settings::Settings;
@@ -167,50 +174,29 @@ pub fn App() -> impl IntoView {
         runs,
     });
     let pwa = watch_pwa();
+    // Why the last Run click did not start a run, if it did not.
+    let notice = RwSignal::new(None::<String>);
 
     let submit = move || {
-        let live = RwSignal::new(Vec::new());
-        let phase = RwSignal::new(RunPhase::Queued);
-        let timeout_ms = timeout_ms_from_seconds(timeout_s.get_untracked());
-        let request = RunRequest::new(code.get_untracked())
-            .in_session(session.get_untracked())
-            .with_timeout_ms(timeout_ms)
-            .with_packages(package_list(&packages.get_untracked()))
-            .with_files(attached.try_update(std::mem::take).unwrap_or_default());
-        let buffer = LiveBuffer::new(live);
-        let on_event = move |event| match event {
-            RunEvent::Packages {
-                packages,
-                loaded,
-                total,
-            } => phase.set(RunPhase::LoadingPackages {
-                packages,
-                loaded,
-                total,
-            }),
-            RunEvent::Started => phase.set(RunPhase::Running {
-                started_ms: now_ms(),
-            }),
-            RunEvent::Output(chunk) => buffer.push(chunk),
+        let files = attached.try_update(std::mem::take).unwrap_or_default();
+        let args = RunPythonArgs {
+            code: code.get_untracked(),
+            session: Some(session.get_untracked()),
+            timeout_seconds: Some(timeout_s.get_untracked().max(0.0)),
+            files: files.into_iter().map(ToolFile::from).collect(),
+            packages: package_list(&packages.get_untracked()),
         };
-        let code_text = request.code.clone();
-        let session_name = request.session.clone();
-        let (id, pending) = runtime.with_value(|runtime| runtime.run(request, on_event));
-        let entry = RunEntry {
-            seq: runs.with_untracked(Vec::len),
-            id,
-            code: StoredValue::new(code_text),
-            session: StoredValue::new(session_name),
-            phase,
-            live,
-            earlier: false,
+        let request = match args.into_request() {
+            Ok(request) => request,
+            Err(reason) => {
+                notice.set(Some(reason));
+                return;
+            }
         };
-        runs.update(|r| r.push(entry));
+        notice.set(None);
+        let (entry, finished) = launch(runtime, runs, request, |_| {});
         spawn_local(async move {
-            phase.set(match pending.await {
-                Ok(result) => RunPhase::Finished(result),
-                Err(error) => RunPhase::Failed(error.to_string()),
-            });
+            finished.await;
             persistence.record_run(&entry);
         });
     };
@@ -245,6 +231,11 @@ pub fn App() -> impl IntoView {
             <Show when=move || persistence.restored()>
                 <SessionBar runtime session names />
                 <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                <Show when=move || notice.with(Option::is_some)>
+                    <p class="notice status-error" data-testid="run-notice">
+                        {move || notice.get()}
+                    </p>
+                </Show>
                 <FilesPanel attached runs session />
                 <SaveState persistence />
                 <StatusLine status runs />
@@ -267,10 +258,4 @@ fn package_list(text: &str) -> Vec<String> {
         .filter(|name| !name.is_empty())
         .map(str::to_owned)
         .collect()
-}
-
-/// The timeout field's seconds as milliseconds; 0 or less (or nonsense) means no limit.
-fn timeout_ms_from_seconds(seconds: f64) -> Option<u32> {
-    (seconds.is_finite() && seconds > 0.0)
-        .then(|| (seconds * 1000.0).min(f64::from(u32::MAX)) as u32)
 }

@@ -1,0 +1,75 @@
+//! The embeddable widget (widget.html): the runs an embedding page asks for,
+//! shown compactly, with no editor. The page drives it over MCP through
+//! postMessage (see [`super::postmessage`] and www/sandpit-client.js).
+//!
+//! The query string picks the look: `theme=light|dark` (default: the
+//! system's), and `headless` shows nothing at all.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::postmessage::{embed_policy, serve};
+use super::run_view::RunView;
+use super::status_line::StatusLine;
+use super::tool_host::ToolHost;
+use super::{RunEntry, SharedRuntime};
+use crate::protocol::{LoadProgress, LoadStage};
+use crate::runtime::{Runtime, RuntimeStatus};
+
+/// The widget page.
+#[component]
+pub fn Widget() -> impl IntoView {
+    let status = RwSignal::new(RuntimeStatus::Loading(LoadProgress {
+        stage: LoadStage::Download,
+        loaded: 0,
+        total: None,
+    }));
+    let runtime: SharedRuntime = StoredValue::new_local(Runtime::start(move |s| status.set(s)));
+    provide_context(runtime);
+    let runs = RwSignal::new(Vec::<RunEntry>::new());
+    let refused = RwSignal::new(None::<String>);
+    let host = ToolHost { runtime, runs };
+    spawn_local(async move {
+        match embed_policy().await {
+            Ok(policy) => serve(host, policy, move |origin| refused.set(Some(origin))),
+            Err(error) => refused.set(Some(error)),
+        }
+    });
+    let query = query_string();
+    let theme = ["light", "dark"]
+        .into_iter()
+        .find(|theme| query.contains(&format!("theme={theme}")))
+        .unwrap_or("system");
+    let headless = query.split(['?', '&']).any(|part| part == "headless");
+
+    view! {
+        <main class="widget" data-theme=theme hidden=headless data-testid="widget">
+            <StatusLine status runs />
+            <Show when=move || refused.with(Option::is_some)>
+                <p class="status-error" data-testid="widget-refused">
+                    "Refused: " {move || refused.get()}
+                </p>
+            </Show>
+            <section class="runs" data-testid="runs">
+                <For
+                    each=move || runs.get()
+                    key=|entry| entry.seq
+                    children=move |entry| view! { <RunView entry /> }
+                />
+            </section>
+        </main>
+    }
+}
+
+/// The page's query string (`?a=b&c`), or "".
+fn query_string() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// Whether this page is the widget rather than the full app.
+pub fn is_widget_page() -> bool {
+    window()
+        .location()
+        .pathname()
+        .is_ok_and(|path| path.ends_with("/widget.html"))
+}
