@@ -97,8 +97,11 @@ impl McpSession {
                     loaded,
                     total,
                 } => format!(
-                    "loading packages {}: {}",
+                    "loading packages {}: {} of {}",
                     packages.join(", "),
+                    format::bytes(*loaded),
+                    format::bytes(*total)
+                ),
                     format!("{} of {}", format::bytes(*loaded), format::bytes(*total))
                 ),
             };
