@@ -102,8 +102,6 @@ impl McpSession {
                     format::bytes(*loaded),
                     format::bytes(*total)
                 ),
-                    format!("{} of {}", format::bytes(*loaded), format::bytes(*total))
-                ),
             };
             if let Some(token) = &progress_token {
                 *steps.borrow_mut() += 1;
