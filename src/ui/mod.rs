@@ -3,6 +3,7 @@
 //! Components only wire signals to the runtime client; they never see the
 //! worker, the service worker or IndexedDB.
 
+mod agents;
 mod editor;
 mod files;
 mod launch;
@@ -33,6 +34,7 @@ use run_view::RunView;
 use sessions::SessionBar;
 use settings::Settings;
 use status_line::StatusLine;
+use tool_host::ToolHost;
 use update::{watch_pwa, InstallButton, UpdatePrompt};
 use workspace::{PageState, Persistence, SaveState};
 
@@ -137,6 +139,14 @@ impl LiveBuffer {
 pub type SharedRuntime = StoredValue<Runtime, LocalStorage>;
 
 /// Milliseconds on the page clock.
+/// The value of `name` in the page's query string (`""` for a bare `?name`).
+fn query_param(name: &str) -> Option<String> {
+    let search = window().location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get(name)
+}
+
 fn now_ms() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
@@ -174,6 +184,11 @@ pub fn App() -> impl IntoView {
         runs,
     });
     let pwa = watch_pwa();
+    let relay = agents::offer_tools(ToolHost {
+        runtime,
+        runs,
+        persistence: Some(persistence),
+    });
     // Why the last Run click did not start a run, if it did not.
     let notice = RwSignal::new(None::<String>);
 
@@ -223,6 +238,24 @@ pub fn App() -> impl IntoView {
             <header class="app-header">
                 <h1>"Sandpit"</h1>
                 <span class="tagline">"Python in your browser, nothing leaves the page"</span>
+                <Show when=move || relay.with(Option::is_some)>
+                    {move || {
+                        relay
+                            .get()
+                            .map(|relay| {
+                                view! {
+                                    <span
+                                        class="relay"
+                                        data-testid="relay-state"
+                                        data-state=relay.state.clone()
+                                        title=relay.detail.clone()
+                                    >
+                                        {format!("Desktop MCP relay: {}", relay.state)}
+                                    </span>
+                                }
+                            })
+                    }}
+                </Show>
                 <InstallButton pwa />
                 <Settings pwa />
             </header>

@@ -7,6 +7,7 @@ use std::future::Future;
 use leptos::prelude::*;
 
 use super::launch::launch;
+use super::workspace::Persistence;
 use super::{RunEntry, RunPhase, SharedRuntime};
 use crate::mcp::ToolOutcome;
 use crate::protocol::RunId;
@@ -20,6 +21,8 @@ pub struct ToolHost {
     pub runtime: SharedRuntime,
     /// The page's run list.
     pub runs: RwSignal<Vec<RunEntry>>,
+    /// Keeps finished runs across reloads, where the page does.
+    pub persistence: Option<Persistence>,
 }
 
 impl ToolHost {
@@ -36,8 +39,12 @@ impl ToolHost {
                 let session = request.session.clone();
                 let (entry, finished) = launch(self.runtime, self.runs, request, on_event);
                 run_id = Some(entry.id);
+                let persistence = self.persistence;
                 Box::pin(async move {
                     finished.await;
+                    if let Some(persistence) = persistence {
+                        persistence.record_run(&entry);
+                    }
                     match entry.phase.get_untracked() {
                         RunPhase::Finished(result) => ToolOutcome::Ran { session, result },
                         RunPhase::Failed(message) => ToolOutcome::Failed(message),

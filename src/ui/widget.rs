@@ -12,7 +12,7 @@ use super::postmessage::{embed_policy, serve};
 use super::run_view::RunView;
 use super::status_line::StatusLine;
 use super::tool_host::ToolHost;
-use super::{RunEntry, SharedRuntime};
+use super::{query_param, RunEntry, SharedRuntime};
 use crate::protocol::{LoadProgress, LoadStage};
 use crate::runtime::{Runtime, RuntimeStatus};
 
@@ -28,19 +28,22 @@ pub fn Widget() -> impl IntoView {
     provide_context(runtime);
     let runs = RwSignal::new(Vec::<RunEntry>::new());
     let refused = RwSignal::new(None::<String>);
-    let host = ToolHost { runtime, runs };
+    // Embedded runs are the embedding page's to keep: the widget stores nothing.
+    let host = ToolHost {
+        runtime,
+        runs,
+        persistence: None,
+    };
     spawn_local(async move {
         match embed_policy().await {
             Ok(policy) => serve(host, policy, move |origin| refused.set(Some(origin))),
             Err(error) => refused.set(Some(error)),
         }
     });
-    let query = query_string();
-    let theme = ["light", "dark"]
-        .into_iter()
-        .find(|theme| query.contains(&format!("theme={theme}")))
-        .unwrap_or("system");
-    let headless = query.split(['?', '&']).any(|part| part == "headless");
+    let theme = query_param("theme")
+        .filter(|theme| ["light", "dark"].contains(&theme.as_str()))
+        .unwrap_or_else(|| "system".to_owned());
+    let headless = query_param("headless").is_some();
 
     view! {
         <main class="widget" data-theme=theme hidden=headless data-testid="widget">
@@ -59,11 +62,6 @@ pub fn Widget() -> impl IntoView {
             </section>
         </main>
     }
-}
-
-/// The page's query string (`?a=b&c`), or "".
-fn query_string() -> String {
-    window().location().search().unwrap_or_default()
 }
 
 /// Whether this page is the widget rather than the full app.
