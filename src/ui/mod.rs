@@ -151,9 +151,9 @@ fn now_ms() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// The whole app.
-#[component]
-pub fn App() -> impl IntoView {
+/// Starts Python for the page and provides it to the components; returns
+/// its status and the runtime.
+fn start_runtime() -> (RwSignal<RuntimeStatus>, SharedRuntime) {
     let status = RwSignal::new(RuntimeStatus::Loading(LoadProgress {
         stage: LoadStage::Download,
         loaded: 0,
@@ -161,6 +161,27 @@ pub fn App() -> impl IntoView {
     }));
     let runtime: SharedRuntime = StoredValue::new_local(Runtime::start(move |s| status.set(s)));
     provide_context(runtime);
+    (status, runtime)
+}
+
+/// The runs so far, oldest first.
+#[component]
+fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
+    view! {
+        <section class="runs" data-testid="runs">
+            <For
+                each=move || runs.get()
+                key=|entry| entry.seq
+                children=move |entry| view! { <RunView entry /> }
+            />
+        </section>
+    }
+}
+
+/// The whole app.
+#[component]
+pub fn App() -> impl IntoView {
+    let (status, runtime) = start_runtime();
     let code = RwSignal::new(EXAMPLE.to_owned());
     let timeout_s = RwSignal::new(30.0_f64);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
@@ -272,13 +293,7 @@ pub fn App() -> impl IntoView {
                 <FilesPanel attached runs session />
                 <SaveState persistence />
                 <StatusLine status runs />
-                <section class="runs" data-testid="runs">
-                    <For
-                        each=move || runs.get()
-                        key=|entry| entry.seq
-                        children=move |entry| view! { <RunView entry /> }
-                    />
-                </section>
+                <RunList runs />
             </Show>
         </main>
     }

@@ -9,23 +9,14 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::postmessage::{embed_policy, serve};
-use super::run_view::RunView;
 use super::status_line::StatusLine;
 use super::tool_host::ToolHost;
-use super::{query_param, RunEntry, SharedRuntime};
-use crate::protocol::{LoadProgress, LoadStage};
-use crate::runtime::{Runtime, RuntimeStatus};
+use super::{query_param, start_runtime, RunEntry, RunList};
 
 /// The widget page.
 #[component]
 pub fn Widget() -> impl IntoView {
-    let status = RwSignal::new(RuntimeStatus::Loading(LoadProgress {
-        stage: LoadStage::Download,
-        loaded: 0,
-        total: None,
-    }));
-    let runtime: SharedRuntime = StoredValue::new_local(Runtime::start(move |s| status.set(s)));
-    provide_context(runtime);
+    let (status, runtime) = start_runtime();
     let runs = RwSignal::new(Vec::<RunEntry>::new());
     let refused = RwSignal::new(None::<String>);
     // Embedded runs are the embedding page's to keep: the widget stores nothing.
@@ -53,13 +44,7 @@ pub fn Widget() -> impl IntoView {
                     "Refused: " {move || refused.get()}
                 </p>
             </Show>
-            <section class="runs" data-testid="runs">
-                <For
-                    each=move || runs.get()
-                    key=|entry| entry.seq
-                    children=move |entry| view! { <RunView entry /> }
-                />
-            </section>
+            <RunList runs />
         </main>
     }
 }
