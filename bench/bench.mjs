@@ -4,7 +4,8 @@
 // scripts/serve.mjs and driven through its UI the way the browser tests do;
 // the raw baseline (bench/raw/) is a minimal page whose worker loads the same
 // Pyodide files and answers runPython over plain postMessage, served the same
-// way. Each figure is measured on both, in one headless Chromium.
+// way. Each figure is measured on both, in one headless Chromium; figure 5
+// also serves Sandpit without COOP/COEP, where timeouts terminate the worker.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,6 +17,7 @@ import { measureLoads } from "./loads.mjs";
 import { describeMachine, gitDescribe, loadAverage } from "./machine.mjs";
 import { loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
+import { measureRecovery } from "./recovery.mjs";
 import { measureOwnSize } from "./size.mjs";
 import { rawTarget, sandpitTarget } from "./targets.mjs";
 
@@ -35,6 +37,8 @@ export const DEFAULT_SETTINGS = {
   programs: null,
   /** Runs before the second memory snapshot (figure 8). */
   memoryRuns: 1000,
+  /** Timeouts recovered from per mode and target (figure 5). */
+  recoveries: 5,
 };
 
 /** Measures everything; `log` hears progress. Resolves to the results object. */
@@ -45,22 +49,35 @@ export async function runBench(overrides = {}, log = () => {}) {
   const commit = gitDescribe(ROOT);
   const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
   let appServer = null;
+  let plainServer = null;
   let rawServer = null;
   let browser = null;
   try {
     appServer = await serve({ root: bundle.dist });
+    // The same bundle without COOP/COEP: not cross-origin isolated, so timeouts terminate the worker.
+    plainServer = await serve({ root: bundle.dist, isolated: false });
     rawServer = await serve({ root: bundle.raw });
     browser = await launchChromium();
     const targets = [sandpitTarget(appServer.url), rawTarget(rawServer.url)];
     const server = await cacheHeaders(appServer.url);
     const loads = await measureLoads(browser, targets, settings.loads, log);
     const sessions = await measureSessions(browser, targets, programs, settings, log);
+    const recovery = await measureRecovery(
+      browser,
+      [
+        { mode: "interrupt", target: targets[0], stop: "interrupt" },
+        { mode: "terminate", target: sandpitTarget(plainServer.url, "sandpit-plain"), stop: "terminate" },
+        { mode: "raw", target: targets[1], stop: "terminate" },
+      ],
+      settings.recoveries,
+      log,
+    );
     const size = await measureOwnSize(bundle.dist);
     return {
       date: new Date().toISOString(),
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
-      figures: buildFigures({ loads, sessions, programCount: programs.length, size, server }),
+      figures: buildFigures({ loads, sessions, recovery, programCount: programs.length, size, server }),
       details: {
         server,
         size,
@@ -68,6 +85,7 @@ export async function runBench(overrides = {}, log = () => {}) {
           targets.map((t) => [t.name, { firstLoad: loads[t.name][0].cold.transferred, returnVisit: loads[t.name][0].warm.transferred }]),
         ),
         memory: perTarget(sessions, (s) => s.memory),
+        recovery,
         mainThreadPerRun: perTarget(sessions, (s) => ({
           trivial: perRun(s.trivial),
           print100kb: perRun(s.print100kb),
@@ -78,6 +96,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   } finally {
     await browser?.close();
     await rawServer?.close();
+    await plainServer?.close();
     await appServer?.close();
     await bundle.remove();
   }

@@ -5,17 +5,12 @@
 // Playwright gives a CDP session for a page but not for a dedicated worker,
 // so workers are reached from a browser session with the (older, unflattened)
 // Target.sendMessageToTarget relay.
+import { withDeadline } from "./deadline.mjs";
 
 /** How long one DevTools command may take before the harness gives up. */
 const COMMAND_TIMEOUT_MS = 30_000;
 
-function withTimeout(promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`DevTools did not answer ${what}`)), COMMAND_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const withTimeout = (promise, what) => withDeadline(promise, COMMAND_TIMEOUT_MS, `DevTools did not answer ${what}`);
 
 /** Collects garbage, then reads the V8 heap: `{ js, dom }` bytes in use. */
 async function collectAndMeasure(send) {

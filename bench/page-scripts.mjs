@@ -2,8 +2,13 @@
 // them, so each must be self-contained). Timing happens on the page clock:
 // nothing measured includes the round trip from node to the browser.
 //
-// Both pages end up with the same interface, `window.__bench.run(code)`,
-// resolving to `{ ms, ok, phase, error, value, outputChars, pythonMs, parts }`.
+// Both pages end up with the same interface, `window.__bench`:
+//   run(code)       resolves to `{ ms, finishedAt, ok, phase, error, value,
+//                   outputChars, pythonMs, parts, restored }`
+//   submit(code, { timeoutSeconds })  resolves once the run is queued, to
+//                   `{ result }`, a promise of what `run` resolves to
+//   trace()         starts recording how a stopped run is recovered from;
+//                   its `stop()` gives `{ events, readyForNextAt }` (figure 5)
 
 /**
  * Sandpit, before its scripts run: counts the workers it starts and the
@@ -13,14 +18,37 @@
  * keeps a handle on the app's own wasm memory.
  */
 export function watchSandpit() {
-  const spy = (window.__benchSandpit = { started: 0, ready: 0, firstWorkerAt: null, runPostedAt: null, doneAt: null });
+  const spy = (window.__benchSandpit = {
+    started: 0,
+    ready: 0,
+    firstWorkerAt: null,
+    runPostedAt: null,
+    doneAt: null,
+    // `[{ what, at }]` while a recovery is traced (figure 5), else null: long sessions record nothing.
+    trace: null,
+  });
+  const note = (what) => spy.trace?.push({ what, at: performance.now() });
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
     constructor(...args) {
       spy.firstWorkerAt ??= performance.now();
       super(...args);
       spy.started += 1;
+      note("worker started");
     }
+    // Without an interrupt buffer, a timeout stops Python by terminating its worker.
+    terminate() {
+      note("terminate");
+      return super.terminate();
+    }
+  };
+  // On a cross-origin isolated page a timeout writes SIGINT into the worker's
+  // interrupt buffer, the only Atomics.store the page makes. The app's glue
+  // looks `Atomics.store` up on every call, so this sees the moment it fires.
+  const nativeStore = Atomics.store;
+  Atomics.store = (...args) => {
+    note("interrupt");
+    return nativeStore(...args);
   };
   // Worker messages travel on a private MessageChannel whose port1 the page
   // keeps. This listener is added first, so it runs before the app's own.
@@ -30,12 +58,21 @@ export function watchSandpit() {
       super();
       const port = this.port1;
       port.addEventListener("message", ({ data }) => {
-        if (data?.type === "ready") spy.ready += 1;
-        if (data?.type === "done") spy.doneAt = performance.now();
+        if (data?.type === "ready") {
+          spy.ready += 1;
+          note("ready");
+        }
+        if (data?.type === "done") {
+          spy.doneAt = performance.now();
+          note("done");
+        }
       });
       const post = port.postMessage.bind(port);
       port.postMessage = (data, ...rest) => {
-        if (data?.type === "run") spy.runPostedAt = performance.now();
+        if (data?.type === "run") {
+          spy.runPostedAt = performance.now();
+          note("run posted");
+        }
         return post(data, ...rest);
       };
     }
@@ -98,10 +135,11 @@ export function firstRunOnOpen(code) {
 export function installSandpitDriver() {
   const isEntry = (node) => node.nodeType === 1 && node.matches('[data-testid="run-entry"]');
   const text = (entry, id) => entry.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+  const spy = window.__benchSandpit;
   const describe = (entry, started, finished) => {
     const phase = entry.dataset.phase;
     const pythonMs = entry.querySelector('[data-testid="duration"]')?.dataset.ms;
-    const { runPostedAt, doneAt } = window.__benchSandpit;
+    const { runPostedAt, doneAt } = spy;
     const split = runPostedAt >= started && doneAt >= runPostedAt;
     return {
       ok: phase === "ok",
@@ -112,30 +150,63 @@ export function installSandpitDriver() {
       pythonMs: pythonMs === undefined ? null : Number(pythonMs),
       // Page until the request leaves, worker and messaging, page again until rendered.
       parts: split ? { submit: runPostedAt - started, worker: doneAt - runPostedAt, render: finished - doneAt } : null,
+      restored: text(entry, "restored"),
     };
   };
-  window.__bench = {
-    run(code) {
-      return new Promise((resolve) => {
-        const runs = document.querySelector('[data-testid="runs"]');
-        let entry = null;
-        let started = 0;
-        const observer = new MutationObserver((records) => {
-          for (const record of records) {
-            for (const node of record.addedNodes) if (!entry && isEntry(node)) entry = node;
-          }
-          if (!entry || ["queued", "running"].includes(entry.dataset.phase)) return;
-          const finished = performance.now();
-          observer.disconnect();
-          resolve({ ms: finished - started, ...describe(entry, started, finished) });
-        });
-        observer.observe(runs, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-phase"] });
-        const editor = document.querySelector('[data-testid="code"]');
-        started = performance.now();
-        editor.value = code;
-        editor.dispatchEvent(new Event("input", { bubbles: true }));
-        document.querySelector('[data-testid="run"]').click();
+  /** The timeout field is read when Run is pressed, so setting it around the click scopes it to one run. */
+  const field = () => document.querySelector('[data-testid="timeout"]');
+  const setTimeoutField = (value) => {
+    field().value = value;
+    field().dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  /** Presses Run on `code`; resolves once its run is on the page, so a second submit cannot be taken for it. */
+  const submit = (code, { timeoutSeconds = null } = {}) =>
+    new Promise((queued) => {
+      const runs = document.querySelector('[data-testid="runs"]');
+      let entry = null;
+      let started = 0;
+      let finish;
+      const result = new Promise((resolve) => {
+        finish = resolve;
       });
+      const observer = new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (!entry && isEntry(node)) {
+              entry = node;
+              queued({ result });
+            }
+          }
+        }
+        if (!entry || ["queued", "running"].includes(entry.dataset.phase)) return;
+        const finished = performance.now();
+        observer.disconnect();
+        finish({ ms: finished - started, finishedAt: finished, ...describe(entry, started, finished) });
+      });
+      observer.observe(runs, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-phase"] });
+      const editor = document.querySelector('[data-testid="code"]');
+      const usualTimeout = field().value;
+      if (timeoutSeconds !== null) setTimeoutField(String(timeoutSeconds));
+      started = performance.now();
+      editor.value = code;
+      editor.dispatchEvent(new Event("input", { bubbles: true }));
+      document.querySelector('[data-testid="run"]').click();
+      if (timeoutSeconds !== null) setTimeoutField(usualTimeout);
+    });
+  window.__bench = {
+    run: (code) => submit(code).then(({ result }) => result),
+    submit,
+    trace() {
+      spy.trace = [];
+      return {
+        stop() {
+          const events = spy.trace;
+          spy.trace = null;
+          // The page posts a run only to a worker that is ready and free, so
+          // the last post is when the queued run could start.
+          return { events, readyForNextAt: events.findLast((e) => e.what === "run posted")?.at ?? null };
+        },
+      };
     },
     appWasmBytes: () => window.__benchAppMemory?.buffer.byteLength ?? 0,
   };
@@ -143,22 +214,56 @@ export function installSandpitDriver() {
 
 /** The raw baseline, once ready: the same interface over its plain postMessage. */
 export function installRawDriver() {
+  const describe = ({ ms, finishedAt, answer }) => ({
+    ms,
+    finishedAt,
+    ok: answer.ok,
+    phase: answer.ok ? "ok" : answer.timedOut ? "timeout" : "error",
+    error: answer.error ?? null,
+    value: answer.value ?? null,
+    outputChars: answer.stdout.length + answer.stderr.length,
+    pythonMs: null,
+    parts: null,
+    restored: null,
+  });
+  const submit = async (code, { timeoutSeconds = null } = {}) => ({
+    result: window.raw.run(code, { timeoutMs: timeoutSeconds === null ? null : timeoutSeconds * 1000 }).then(describe),
+  });
   window.__bench = {
-    async run(code) {
-      const { ms, answer } = await window.raw.run(code);
+    run: (code) => submit(code).then(({ result }) => result),
+    submit,
+    trace() {
+      const since = performance.now();
+      const after = (at) => (at !== null && at >= since ? at : null);
       return {
-        ms,
-        ok: answer.ok,
-        phase: answer.ok ? "ok" : "error",
-        error: answer.error ?? null,
-        value: answer.value ?? null,
-        outputChars: answer.stdout.length + answer.stderr.length,
-        pythonMs: null,
-        parts: null,
+        stop() {
+          const stoppedAt = after(window.raw.stoppedAt);
+          const readyAt = after(window.raw.lastReadyAt);
+          const events = [
+            ...(stoppedAt === null ? [] : [{ what: "terminate", at: stoppedAt }]),
+            ...(readyAt === null ? [] : [{ what: "ready", at: readyAt }]),
+          ];
+          // Runs wait inside the new worker while it loads, so they start as soon as it is ready.
+          return { events, readyForNextAt: readyAt };
+        },
       };
     },
     appWasmBytes: () => 0,
   };
+}
+
+/**
+ * Figure 5, one sample: submits `loop` with a timeout of `timeoutSeconds`,
+ * queues `next` behind it at once, and waits for both results while tracing
+ * how the page stops the loop and gets ready for `next`. Returns both
+ * results and the trace; the harness reads the times off it.
+ */
+export async function recoverySample({ loop, next, timeoutSeconds }) {
+  const trace = window.__bench.trace();
+  const stopped = await window.__bench.submit(loop, { timeoutSeconds });
+  const queued = await window.__bench.submit(next);
+  const results = await Promise.all([stopped.result, queued.result]);
+  return { stopped: results[0], next: results[1], ...trace.stop() };
 }
 
 /**

@@ -6,6 +6,7 @@
 //   BENCH_PASSES        passes over the program set
 //   BENCH_PROGRAMS      how many programs of the set to use
 //   BENCH_MEMORY_RUNS   runs before the second memory snapshot
+//   BENCH_RECOVERIES    timeouts recovered from per mode
 //   BENCH_OUT           where to write the results (default: bench/)
 //   BENCH_NOTE          a remark for RESULTS.md, e.g. what else the machine was doing
 import { dirname } from "node:path";
@@ -20,6 +21,7 @@ const ENV = {
   passes: "BENCH_PASSES",
   programs: "BENCH_PROGRAMS",
   memoryRuns: "BENCH_MEMORY_RUNS",
+  recoveries: "BENCH_RECOVERIES",
 };
 
 function settingsFromEnv(env) {

@@ -78,7 +78,7 @@ async function longSession(browser, sessions, programs, settings, log) {
 }
 
 /** Opens a fresh session per target, runs `body` with them, closes them whatever happens. */
-async function withSessions(browser, targets, body) {
+export async function withSessions(browser, targets, body) {
   const sessions = [];
   try {
     for (const target of targets) sessions.push(await openSession(browser, target));
@@ -131,6 +131,8 @@ async function openSession(browser, target) {
     page,
     /** Runs that count towards the memory figure (probes do not). */
     runs: 0,
+    /** Resolves when the page is idle again: ready, with every worker it started loaded. */
+    settled: () => target.settled(page),
     /**
      * Runs `items` ({ name, code, check? }) in order; fails on the first that
      * went wrong. Also reports the main-thread time the series took.

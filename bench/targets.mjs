@@ -11,10 +11,10 @@ import { firstRunOnOpen, installRawDriver, installSandpitDriver, watchSandpit } 
 
 const waitFor = (page, predicate) => page.waitForFunction(predicate, null, { timeout: READY_TIMEOUT_MS });
 
-/** Sandpit served from dist/ at `url`. */
-export function sandpitTarget(url) {
+/** Sandpit served from dist/ at `url`; `name` tells two servings apart (figure 5 uses an isolated and a plain one). */
+export function sandpitTarget(url, name = "sandpit") {
   return {
-    name: "sandpit",
+    name,
     async prepare(context, { firstRun = null } = {}) {
       await context.addInitScript(watchSandpit);
       if (firstRun !== null) await context.addInitScript(firstRunOnOpen, firstRun);
