@@ -274,26 +274,26 @@ function throughputNote(sessions) {
   );
 }
 
-/** Where the time from the timeout firing to the queued run's start went, in medians. */
+/** Where the time from the timeout firing to the queued run's start went, in medians over the samples. */
 function recoveryNote(recovery, mode) {
-  const part = (samples, key) => median(samples.map((s) => s[key]).filter((v) => v !== null));
   const samples = recovery[mode];
+  const part = (pick, from = samples) => median(from.map(pick).filter((v) => v !== null && Number.isFinite(v)));
   const replays = samples.map((s) => s.replays);
   const [fewest, most] = [Math.min(...replays), Math.max(...replays)];
   const how =
     mode === "interrupt"
-      ? `the stopped run's result came back from the worker ${formatMs(part(samples, "stoppedDoneMs"))} after the ` +
+      ? `the stopped run's result came back from the worker ${formatMs(part((s) => s.stoppedDoneMs))} after the ` +
         `interrupt was written (Python raising KeyboardInterrupt at its next check, the runner building the timeout ` +
         `result, the message back, and the page's main thread getting to it), and the queued run left for the worker ` +
-        `${formatMs(part(samples, "ms") - part(samples, "stoppedDoneMs"))} after that.`
-      : `the first job went to the promoted spare ${formatMs(part(samples, "firstPostMs"))} after the old worker was ` +
+        `${formatMs(part((s) => s.ms - s.stoppedDoneMs))} after that.`
+      : `the first job went to the promoted spare ${formatMs(part((s) => s.firstPostMs))} after the old worker was ` +
         `terminated; replaying the session's ${fewest === most ? fewest : `${fewest} to ${most}`} earlier runs one by one ` +
-        `took ${formatMs(part(samples, "replayMs"))}, while a new spare, created ${formatMs(part(samples, "workerStartedMs"))} ` +
-        `after the timeout, loaded Pyodide on the same cores.`;
+        `took ${formatMs(part((s) => s.replayMs))} (${formatMs(part((s) => s.replayMs / s.replays))} a run), while a new ` +
+        `spare, created ${formatMs(part((s) => s.workerStartedMs))} after the timeout, loaded Pyodide on the same cores.`;
   return (
-    `Median ${formatMs(part(samples, "ms"))} from the timeout firing until the queued run could start: ${how} ` +
-    `Its result was on the page ${formatMs(part(samples, "nextResultMs"))} after the timeout. Raw takes ` +
-    `${formatMs(part(recovery.raw, "ms"))}: terminating the worker and loading Pyodide again, losing the session's state.`
+    `Median ${formatMs(part((s) => s.ms))} from the timeout firing until the queued run could start: ${how} ` +
+    `Its result was on the page ${formatMs(part((s) => s.nextResultMs))} after the timeout. Raw takes ` +
+    `${formatMs(part((s) => s.ms, recovery.raw))}: terminating the worker and loading Pyodide again, losing the session's state.`
   );
 }
 

@@ -29,4 +29,6 @@ export function formatValue(unit, value) {
   }
 }
 
-export const formatRatio = (ratio) => `${number(ratio, 2)}×`;
+/** Two decimals, or two significant digits below 0.1× (recovery beats raw by orders of magnitude). */
+export const formatRatio = (ratio) =>
+  ratio > 0 && ratio < 0.1 ? `${ratio.toPrecision(2)}×` : `${number(ratio, 2)}×`;

@@ -25,7 +25,7 @@ function assertMeasured(figure, who, summary) {
   assert.ok(summary.n >= 1, `${label}: no samples`);
 }
 
-test("the benchmark harness measures every figure", { timeout: 240_000 }, async () => {
+test("the benchmark harness measures every figure", { timeout: 360_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), "sandpit-bench-"));
   try {
     await writeReport(await runBench(TINY), dir);
