@@ -3,7 +3,9 @@
 //! Components only wire signals to the runtime client; they never see the
 //! worker, the service worker or IndexedDB.
 
+mod download;
 mod editor;
+mod file_keeper;
 mod files;
 mod rich;
 mod run_view;
@@ -21,13 +23,14 @@ use crate::protocol::{
 };
 use crate::runtime::{RunEvent, Runtime, RuntimeStatus};
 use editor::Editor;
+use file_keeper::FileKeeper;
 use files::FilesPanel;
 use run_view::RunView;
 use sessions::SessionBar;
 use settings::Settings;
 use status_line::StatusLine;
 use update::{watch_pwa, InstallButton, UpdatePrompt};
-use workspace::{PageState, Persistence, SaveState};
+use workspace::{PageState, Persistence, SaveState, SaveTracker};
 
 /// Code shown on first load, so the Run button does something useful at once.
 const EXAMPLE: &str =
@@ -160,23 +163,31 @@ pub fn App() -> impl IntoView {
     let names = RwSignal::new(vec![DEFAULT_SESSION.to_owned()]);
     let runs = RwSignal::new(Vec::<RunEntry>::new());
     let attached = RwSignal::new(Vec::new());
-    let persistence = Persistence::start(PageState {
-        code,
-        session,
-        names,
-        runs,
-    });
+    let tracker = SaveTracker::new();
+    let files = FileKeeper::new(runtime, tracker);
+    let persistence = Persistence::start(
+        PageState {
+            code,
+            session,
+            names,
+            runs,
+        },
+        tracker,
+        files,
+    );
     let pwa = watch_pwa();
 
     let submit = move || {
         let live = RwSignal::new(Vec::new());
         let phase = RwSignal::new(RunPhase::Queued);
         let timeout_ms = timeout_ms_from_seconds(timeout_s.get_untracked());
+        // Kept until the run ends: attached files the run leaves alone are kept from these bytes.
+        let inputs = attached.try_update(std::mem::take).unwrap_or_default();
         let request = RunRequest::new(code.get_untracked())
             .in_session(session.get_untracked())
             .with_timeout_ms(timeout_ms)
             .with_packages(package_list(&packages.get_untracked()))
-            .with_files(attached.try_update(std::mem::take).unwrap_or_default());
+            .with_files(inputs.clone());
         let buffer = LiveBuffer::new(live);
         let on_event = move |event| match event {
             RunEvent::Packages {
@@ -207,7 +218,13 @@ pub fn App() -> impl IntoView {
         };
         runs.update(|r| r.push(entry));
         spawn_local(async move {
-            phase.set(match pending.await {
+            let outcome = pending.await;
+            if let Ok(result) = &outcome {
+                entry
+                    .session
+                    .with_value(|session| files.record_run(session, &inputs, result));
+            }
+            phase.set(match outcome {
                 Ok(result) => RunPhase::Finished(result),
                 Err(error) => RunPhase::Failed(error.to_string()),
             });
@@ -243,10 +260,10 @@ pub fn App() -> impl IntoView {
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.
             <Show when=move || persistence.restored()>
-                <SessionBar runtime session names />
+                <SessionBar runtime session names files />
                 <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
-                <FilesPanel attached runs session />
-                <SaveState persistence />
+                <FilesPanel attached files session />
+                <SaveState tracker />
                 <StatusLine status runs />
                 <section class="runs" data-testid="runs">
                     <For
