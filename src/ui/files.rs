@@ -139,7 +139,7 @@ fn SessionFile(file: KeptFile, session: String, files: FileKeeper) -> impl IntoV
             {label}
             {(!gone).then(|| view! {
                 " "
-                <button class="link-button" data-testid="download-file" on:click=fetch_and_save>
+                <button class="file-download" data-testid="download-file" on:click=fetch_and_save>
                     "Download"
                 </button>
             })}
