@@ -9,6 +9,7 @@ against the schema generated from that type, so keep the two in step.
 import ast
 import base64
 import builtins
+import importlib.util
 import inspect
 import io
 import json
@@ -486,6 +487,66 @@ def _import_hint(name: str) -> dict:
         "message": f"No module {name!r} here and no Pyodide package provides it. "
         "If it is a pure-Python package, `import micropip; await micropip.install(...)` "
         "can fetch it when the network policy allows; otherwise use the standard library.",
+    }
+
+
+def check(code: str) -> str:
+    """Compiles ``code`` without running it and says where each import would come from.
+
+    Returns ``CheckReport`` (src/protocol.rs) as JSON: the syntax error shaped
+    as a run's error, or the import plan.
+    """
+    filename = "<check>"
+    try:
+        compile(code, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+    except SyntaxError as error:
+        return json.dumps({"syntax_error": _describe_error(error, filename, code), "imports": []})
+    first_line: dict[str, int] = {}
+    for node in ast.walk(ast.parse(code, filename)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            first_line[top] = min(first_line.get(top, node.lineno), node.lineno)
+    plans = [_plan(name, line) for name, line in sorted(first_line.items(), key=lambda item: item[1])]
+    return json.dumps({"syntax_error": None, "imports": plans})
+
+
+def _findable(module: str) -> bool:
+    """Whether ``module`` is importable now (installed earlier, say with micropip)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _plan(module: str, line: int) -> dict:
+    """Where ``import module`` would come from: offline, the network, or nowhere."""
+    package = _package_of.get(module)
+    plan = {"module": module, "line": line, "package": package}
+    if package is not None and package in _bundled:
+        return plan | {"availability": "offline", "message": f"{package!r} ships with Sandpit."}
+    if package is not None:
+        return plan | {
+            "availability": "network",
+            "message": f"{package!r} is downloaded from the package CDN on first use, "
+            "then works offline.",
+        }
+    if module in sys.stdlib_module_names:
+        return plan | {"availability": "offline", "message": "In the standard library."}
+    if _findable(module):
+        return plan | {"availability": "offline", "message": "Installed in this sandbox."}
+    instead = _ALTERNATIVES.get(module)
+    return plan | {
+        "availability": "unavailable",
+        "message": f"Not available in this browser sandbox: {instead}."
+        if instead
+        else "No Pyodide package provides it. If it is pure Python, "
+        "`await micropip.install(...)` can fetch it when the network policy allows.",
     }
 
 

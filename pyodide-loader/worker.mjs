@@ -67,8 +67,8 @@ function onHostMessage(message) {
     case "clear_session":
       chain = chain.then(() => clearSession(message.id, message.session));
       break;
-    case "read_file":
-      chain = chain.then(() => readFile(message.id, message.session, message.path));
+    case "query":
+      chain = chain.then(() => answer(message.id, message.query));
       break;
     default:
       console.warn("sandpit worker: ignored a message outside the protocol", message?.type);
@@ -324,11 +324,23 @@ async function run(id, request) {
   }
 }
 
-async function readFile(id, session, path) {
+/** Answers a query (see `Query` in src/protocol.rs); it changes no session. */
+async function answer(id, query) {
   try {
-    post({ type: "file_read", id, content_base64: runner.read_file(session, path), error: null });
+    let found;
+    switch (query?.kind) {
+      case "read_file":
+        found = { kind: "file", content_base64: runner.read_file(query.session, query.path) };
+        break;
+      case "check":
+        found = { kind: "check", report: JSON.parse(runner.check(query.code)) };
+        break;
+      default:
+        throw new Error(`unknown query ${JSON.stringify(query?.kind)}`);
+    }
+    post({ type: "answer", id, answer: found, error: null });
   } catch (error) {
-    post({ type: "file_read", id, content_base64: null, error: String(error?.message ?? error) });
+    post({ type: "answer", id, answer: null, error: String(error?.message ?? error) });
   }
 }
 

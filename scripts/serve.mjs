@@ -50,6 +50,12 @@ async function bundleConnect(root, allowOrigins) {
 }
 
 /** The response headers for `path`; `secure: false` sends none of the security headers. */
+/** `config` with `origins` added to the pages that may drive the widget. */
+function withEmbedOrigins(config, origins) {
+  const allow = [...(config?.embed?.allow ?? []), ...origins];
+  return { ...config, embed: { ...config?.embed, allow } };
+}
+
 function headersFor(root, path, { isolated, secure }, connect) {
   const appPath = relative(root, path).split(sep).join("/");
   return {
@@ -65,11 +71,13 @@ function headersFor(root, path, { isolated, secure }, connect) {
  * `allowOrigins` overrides the config file's `network.allow` list.
  * `secure: false` sends no security headers at all, as a plain static host
  * does: then only the service worker can add them.
+ * `embedOrigins` are added to the config's `embed.allow` (the pages that may
+ * drive the widget), in the config file as served.
  * Resolves to `{ url, close, setRoot }`; `port: 0` picks a free port.
  * `setRoot(dir)` serves another directory from the same origin (a new
  * deployment, for the update tests); `close()` may be called more than once.
  */
-export async function serve({ root, port = 0, isolated = true, secure = true, allowOrigins }) {
+export async function serve({ root, port = 0, isolated = true, secure = true, allowOrigins, embedOrigins = [] }) {
   let base = resolve(root);
   // Per served directory, computed once; awaited here so a bad config fails at start.
   const connectOf = new Map();
@@ -96,7 +104,14 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
         response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
         return;
       }
-      response.writeHead(200, { ...headersFor(dir, path, { isolated, secure }, await connectFor(dir)), "Content-Length": info.size });
+      const headers = headersFor(dir, path, { isolated, secure }, await connectFor(dir));
+      if (embedOrigins.length > 0 && path === join(dir, "sandpit.config.json")) {
+        const body = Buffer.from(JSON.stringify(withEmbedOrigins(await readJson(dir, "sandpit.config.json"), embedOrigins)));
+        response.writeHead(200, { ...headers, "Content-Length": body.length });
+        response.end(request.method === "HEAD" ? undefined : body);
+        return;
+      }
+      response.writeHead(200, { ...headers, "Content-Length": info.size });
       if (request.method === "HEAD") {
         response.end();
         return;
@@ -106,6 +121,16 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
       response.writeHead(500, { "Content-Type": "text/plain" }).end(String(error));
     }
   });
+  return {
+    ...(await listen(server, port)),
+    setRoot(dir) {
+      base = resolve(dir);
+    },
+  };
+}
+
+/** Binds `server` to loopback; resolves to its `url` and an idempotent `close()`. */
+async function listen(server, port) {
   await new Promise((ok, fail) => {
     server.once("error", fail);
     server.listen(port, "127.0.0.1", ok);
@@ -114,9 +139,6 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
   let closed = null;
   return {
     url: `http://127.0.0.1:${bound}/`,
-    setRoot(dir) {
-      base = resolve(dir);
-    },
     close() {
       closed ??= new Promise((ok) => {
         server.closeAllConnections();
@@ -127,12 +149,54 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
   };
 }
 
+const DEMO_DIR = fileURLToPath(new URL("../www/demo/", import.meta.url));
+
+/**
+ * Serves the demo chat page (www/demo), which embeds the widget of the app
+ * at `app`, from another origin as a chat UI would. `files` maps extra
+ * paths to `{ type, body }` (the tests add their own host pages).
+ * `setApp(url)` points the demo at an app started after it.
+ */
+export async function serveDemo({ app = null, port = 0, files = {} } = {}) {
+  const server = createServer(async (request, response) => {
+    const { pathname } = new URL(request.url, "http://127.0.0.1");
+    const extra = files[pathname];
+    if (extra) {
+      response.writeHead(200, { "Content-Type": extra.type }).end(extra.body);
+      return;
+    }
+    if (pathname === "/demo-config.json") {
+      response.writeHead(200, { "Content-Type": MIME[".json"] }).end(JSON.stringify({ app }));
+      return;
+    }
+    if (pathname === "/favicon.ico") {
+      response.writeHead(204).end();
+      return;
+    }
+    const name = pathname === "/" ? "index.html" : pathname.slice(1);
+    const body = /^[a-z-]+\.(html|js|css)$/.test(name) ? await readFile(join(DEMO_DIR, name)).catch(() => null) : null;
+    if (body === null) {
+      response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+      return;
+    }
+    response.writeHead(200, { "Content-Type": MIME[extname(name)] }).end(body);
+  });
+  return {
+    ...(await listen(server, port)),
+    setApp(url) {
+      app = url;
+    },
+  };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [root = "dist", port = "8080"] = process.argv.slice(2);
-  const server = await serve({ root, port: Number(port) });
-  console.log(`Sandpit is at ${server.url} (Ctrl+C stops it)`);
+  const demoPort = Number(port) + 1;
+  const server = await serve({ root, port: Number(port), embedOrigins: [`http://127.0.0.1:${demoPort}`] });
+  const demo = await serveDemo({ app: server.url, port: demoPort });
+  console.log(`Sandpit is at ${server.url}; a demo chat page embedding it is at ${demo.url} (Ctrl+C stops both)`);
   const stop = async () => {
-    await server.close();
+    await Promise.all([server.close(), demo.close()]);
     process.exit(0);
   };
   process.on("SIGINT", stop);

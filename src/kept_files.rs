@@ -107,14 +107,15 @@ struct Entry {
 pub struct RunFiles<'a> {
     listing: &'a [FileEntry],
     artifacts: &'a [Artifact],
-    inputs: &'a [InputFile],
+    inputs: &'a [String],
 }
 
 impl<'a> RunFiles<'a> {
-    /// The files of `result`, whose request brought `inputs`; `None` when
-    /// the result does not describe the directory (a run stopped by replacing
-    /// the worker has no listing, and the files it had are replayed).
-    pub fn of(result: &'a RunResult, inputs: &'a [InputFile]) -> Option<Self> {
+    /// The files of `result`, whose request sent the files at `inputs`;
+    /// `None` when the result does not describe the directory (a run
+    /// stopped by replacing the worker has no listing, and the files it had
+    /// are replayed).
+    pub fn of(result: &'a RunResult, inputs: &'a [String]) -> Option<Self> {
         result.restored.is_none().then_some(Self {
             listing: &result.files,
             artifacts: &result.artifacts,
@@ -122,9 +123,10 @@ impl<'a> RunFiles<'a> {
         })
     }
 
-    /// Where the current bytes of `path` are, if the run wrote it: the
-    /// result (created or changed, small enough to come back), Python (too
-    /// large to come back), or the request (attached and left alone).
+    /// Where the new bytes of `path` are, if the run wrote it: in the result
+    /// (created or changed, small enough to come back), else in Python (too
+    /// large to come back, or sent with the request and left alone: the
+    /// page does not hold on to a run's inputs).
     fn fresh(&self, path: &str) -> Option<Source> {
         match self.artifacts.iter().find(|a| a.path == path) {
             Some(artifact) => Some(
@@ -136,8 +138,8 @@ impl<'a> RunFiles<'a> {
             None => self
                 .inputs
                 .iter()
-                .find(|f| f.path == path)
-                .map(|f| Source::Content(f.content_base64.clone())),
+                .any(|p| p == path)
+                .then_some(Source::Python),
         }
     }
 }

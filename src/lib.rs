@@ -11,8 +11,10 @@
 pub mod format;
 mod js_error;
 pub mod kept_files;
+pub mod mcp;
 pub mod protocol;
 pub mod pwa;
 pub mod runtime;
 pub mod storage;
+pub mod tools;
 pub mod ui;

@@ -506,14 +506,12 @@ pub enum HostMessage {
         /// What to run.
         request: RunRequest,
     },
-    /// Read a file from a session's working directory; answered by `file_read`.
-    ReadFile {
+    /// Ask Python something that changes nothing; answered by `answer`.
+    Query {
         /// Id echoed in the answer.
         id: RunId,
-        /// The session.
-        session: String,
-        /// Path relative to its working directory.
-        path: String,
+        /// The question.
+        query: Query,
     },
     /// Empty a session's globals (or forget the session); answered by `session_cleared`.
     ClearSession {
@@ -522,6 +520,80 @@ pub enum HostMessage {
         /// The session.
         session: String,
     },
+}
+
+/// A question for Python that changes no session.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Query {
+    /// The bytes of a file in a session's working directory (artifacts too
+    /// large to come back with their run's result).
+    ReadFile {
+        /// The session.
+        session: String,
+        /// Path relative to its working directory.
+        path: String,
+    },
+    /// Whether code compiles and where each of its imports would come from,
+    /// without running it.
+    Check {
+        /// Python source.
+        code: String,
+    },
+}
+
+/// What a [`Query`] found.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Answer {
+    /// Answers [`Query::ReadFile`].
+    File {
+        /// The bytes, base64.
+        content_base64: String,
+    },
+    /// Answers [`Query::Check`].
+    Check {
+        /// The findings.
+        report: CheckReport,
+    },
+}
+
+/// Code checked without running it: a model's dry run before it spends a run.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CheckReport {
+    /// Why the code does not compile, if it does not (shaped as a run's error).
+    pub syntax_error: Option<RunError>,
+    /// Each top-level module the code imports, in order of first appearance.
+    pub imports: Vec<ImportPlan>,
+}
+
+/// Where one imported module would come from.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ImportPlan {
+    /// The top-level module name, e.g. `numpy` for `import numpy.linalg`.
+    pub module: String,
+    /// Line of its first import.
+    pub line: u32,
+    /// Whether importing it works offline, needs the network, or cannot work.
+    pub availability: Availability,
+    /// The Pyodide package that provides it, if one does.
+    pub package: Option<String>,
+    /// Where it comes from or what to do instead, in a sentence.
+    pub message: String,
+}
+
+/// Whether an import can work here.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Availability {
+    /// The standard library, or a package that ships with Sandpit: works offline.
+    Offline,
+    /// A Pyodide package downloaded on first use: needs the network once.
+    Network,
+    /// No build of it exists for the browser.
+    Unavailable,
 }
 
 /// Phases of bringing the runtime up, in order.
@@ -596,12 +668,12 @@ pub enum WorkerMessage {
         /// What went wrong.
         message: String,
     },
-    /// A file was read (or could not be).
-    FileRead {
-        /// The `read_file` message's id.
+    /// A query was answered (or could not be).
+    Answer {
+        /// The `query` message's id.
         id: RunId,
-        /// The bytes, base64, when the file could be read.
-        content_base64: Option<String>,
+        /// The answer, when there is one.
+        answer: Option<Answer>,
         /// Why not, otherwise.
         error: Option<String>,
     },

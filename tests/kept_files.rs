@@ -53,13 +53,9 @@ fn input(path: &str, content: &str) -> InputFile {
     }
 }
 
-fn plan_run(
-    catalogue: &mut Catalogue,
-    session: &str,
-    result: &RunResult,
-    inputs: &[InputFile],
-) -> Plan {
-    let run = RunFiles::of(result, inputs).expect("a result from the worker lists its files");
+fn plan_run(catalogue: &mut Catalogue, session: &str, result: &RunResult, inputs: &[&str]) -> Plan {
+    let inputs: Vec<String> = inputs.iter().map(|p| (*p).to_owned()).collect();
+    let run = RunFiles::of(result, &inputs).expect("a result from the worker lists its files");
     catalogue.plan(session, &run)
 }
 
@@ -90,9 +86,9 @@ fn sources(plan: &Plan) -> Vec<(&str, &Source)> {
 }
 
 #[test]
-fn attached_and_written_files_are_saved_from_the_bytes_at_hand() {
+fn written_files_are_saved_from_the_result_or_else_read_from_python() {
     let mut catalogue = Catalogue::default();
-    let inputs = [input("data.csv", "YSxi")];
+    let inputs = ["data.csv"];
     let run = result(
         &[("data.csv", 3), ("big.bin", 5_000_000), ("out.txt", 2)],
         vec![
@@ -104,11 +100,11 @@ fn attached_and_written_files_are_saved_from_the_bytes_at_hand() {
     assert_eq!(
         sources(&plan),
         [
-            ("data.csv", &Source::Content("YSxi".into())),
+            ("data.csv", &Source::Python),
             ("big.bin", &Source::Python),
             ("out.txt", &Source::Content("aGk=".into())),
         ],
-        "new files in path order; too large to come back means read from Python"
+        "in listing order; attached, or too large to come back, means read from Python"
     );
     assert!(plan.deletes.is_empty());
     assert!(keeping(&catalogue, "main")
@@ -124,8 +120,20 @@ fn attached_and_written_files_are_saved_from_the_bytes_at_hand() {
 fn an_input_the_run_changed_is_kept_as_the_run_left_it() {
     let mut catalogue = Catalogue::default();
     let run = result(&[("a.txt", 1)], vec![artifact("a.txt", 1, Some("Yg=="))]);
-    let plan = plan_run(&mut catalogue, "main", &run, &[input("a.txt", "YQ==")]);
+    let plan = plan_run(&mut catalogue, "main", &run, &["a.txt"]);
     assert_eq!(sources(&plan), [("a.txt", &Source::Content("Yg==".into()))]);
+}
+
+#[test]
+fn an_attached_file_replaces_a_kept_one_even_of_the_same_size() {
+    let mut catalogue = Catalogue::default();
+    let first = result(&[("a.txt", 1)], vec![artifact("a.txt", 1, Some("YQ=="))]);
+    let kept = plan_run(&mut catalogue, "main", &first, &[]);
+    settle_all(&mut catalogue, &kept);
+    // Attached again with other bytes: written before the run, so no artifact.
+    let again = result(&[("a.txt", 1)], Vec::new());
+    let plan = plan_run(&mut catalogue, "main", &again, &["a.txt"]);
+    assert_eq!(sources(&plan), [("a.txt", &Source::Python)]);
 }
 
 #[test]

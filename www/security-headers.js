@@ -5,6 +5,11 @@
 /** The worker script, relative to the app's root: it gets its own CSP. */
 export const WORKER_SCRIPT = "pyodide-loader/worker.mjs";
 
+/** The embedding client: other sites import it as a module (a CORS request). */
+export const CLIENT_SCRIPT = "sandpit-client.js";
+/** The embeddable widget page: other sites put it in an iframe. */
+export const WIDGET_PAGE = "widget.html";
+
 /** Cross-origin isolation: lets the page share memory with the worker (interrupts). */
 export const ISOLATION_HEADERS = Object.freeze({
   "Cross-Origin-Opener-Policy": "same-origin",
@@ -42,10 +47,12 @@ export function connectOrigins(config, manifest) {
  * embedded in a third-party site would be served; `connect` as for `workerCsp`.
  */
 export function securityHeaders(path, { isolated = true, connect = [] } = {}) {
+  const embeddable = path === CLIENT_SCRIPT || path === WIDGET_PAGE;
   const headers = {
-    "Cross-Origin-Resource-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": embeddable ? "cross-origin" : "same-origin",
     "X-Content-Type-Options": "nosniff",
   };
+  if (path === CLIENT_SCRIPT) headers["Access-Control-Allow-Origin"] = "*";
   if (isolated) Object.assign(headers, ISOLATION_HEADERS);
   if (path === WORKER_SCRIPT) headers["Content-Security-Policy"] = workerCsp(connect);
   return headers;

@@ -19,7 +19,8 @@ use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
 use super::worker::{PythonWorker, WORKER_PATH};
 use crate::protocol::{
-    HostMessage, LoadProgress, OutputChunk, RunId, RunRequest, RunResult, RunStatus, WorkerMessage,
+    Answer, CheckReport, HostMessage, LoadProgress, OutputChunk, Query, RunId, RunRequest,
+    RunResult, RunStatus, WorkerMessage,
 };
 
 /// How long an interrupted run may take to stop before its worker is terminated
@@ -127,7 +128,7 @@ struct Shared {
     scheduler: Scheduler,
     runs: HashMap<RunId, PendingRun>,
     clears: HashMap<RunId, oneshot::Sender<Result<(), RuntimeError>>>,
-    reads: HashMap<RunId, oneshot::Sender<Result<String, RuntimeError>>>,
+    queries: HashMap<RunId, oneshot::Sender<Result<Answer, RuntimeError>>>,
     /// The timeout of the job in flight, or the grace period of an interrupt.
     timer: Option<Timer>,
     /// The run an interrupt was sent to; stopping it again means terminating.
@@ -155,7 +156,7 @@ impl Runtime {
                 scheduler: Scheduler::new(),
                 runs: HashMap::new(),
                 clears: HashMap::new(),
-                reads: HashMap::new(),
+                queries: HashMap::new(),
                 timer: None,
                 interrupting: None,
                 on_status: Rc::new(on_status),
@@ -258,12 +259,36 @@ impl Runtime {
         session: &str,
         path: &str,
     ) -> impl Future<Output = Result<String, RuntimeError>> {
-        let (done, receiver) = oneshot::channel();
-        let (id, next) = self.shared.borrow_mut().scheduler.submit(Job::ReadFile {
+        let answer = self.query(Query::ReadFile {
             session: session.to_owned(),
             path: path.to_owned(),
         });
-        self.shared.borrow_mut().reads.insert(id, done);
+        async move {
+            match answer.await? {
+                Answer::File { content_base64 } => Ok(content_base64),
+                other => Err(unexpected(&other)),
+            }
+        }
+    }
+
+    /// Checks that `code` compiles and where its imports would come from, without running it.
+    pub fn check(&self, code: &str) -> impl Future<Output = Result<CheckReport, RuntimeError>> {
+        let answer = self.query(Query::Check {
+            code: code.to_owned(),
+        });
+        async move {
+            match answer.await? {
+                Answer::Check { report } => Ok(report),
+                other => Err(unexpected(&other)),
+            }
+        }
+    }
+
+    /// Queues `query` like a run (Python answers one thing at a time).
+    fn query(&self, query: Query) -> impl Future<Output = Result<Answer, RuntimeError>> {
+        let (done, receiver) = oneshot::channel();
+        let (id, next) = self.shared.borrow_mut().scheduler.submit(Job::Query(query));
+        self.shared.borrow_mut().queries.insert(id, done);
         dispatch(&self.shared, next);
         async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
     }
@@ -301,6 +326,13 @@ async fn guard(weak: &Weak<RefCell<Shared>>) -> Result<(), RuntimeError> {
     crate::pwa::wait_for_service_worker(WORKER_PATH)
         .await
         .map_err(unguarded)
+}
+
+/// A worker that answered a query with another query's kind of answer.
+fn unexpected(answer: &Answer) -> RuntimeError {
+    RuntimeError::Rejected(format!(
+        "the worker gave an answer of the wrong kind: {answer:?}"
+    ))
 }
 
 /// Why a request's input files cannot be sent, if they are over its limit.
@@ -494,19 +526,19 @@ fn resolve(shared: &Rc<RefCell<Shared>>, completions: Vec<Completion>) {
                 }
             }
             Completion::Restored(id, restoration) => {
-                let (pending, clear, read) = {
+                let (pending, clear, query) = {
                     let mut state = shared.borrow_mut();
                     (
                         state.runs.remove(&id),
                         state.clears.remove(&id),
-                        state.reads.remove(&id),
+                        state.queries.remove(&id),
                     )
                 };
                 if let Some(done) = clear {
                     let _ = done.send(Ok(()));
                 }
-                if let Some(done) = read {
-                    let message = "the sandbox restarted while reading the file".to_owned();
+                if let Some(done) = query {
+                    let message = "the sandbox restarted before it could answer".to_owned();
                     let _ = done.send(Err(RuntimeError::Rejected(message)));
                 }
                 if let Some(run) = pending {
@@ -523,7 +555,7 @@ fn resolve(shared: &Rc<RefCell<Shared>>, completions: Vec<Completion>) {
 
 /// Python cannot run any more: every waiting job fails with `message`.
 fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
-    let (on_status, runs, clears, reads) = {
+    let (on_status, runs, clears, queries) = {
         let mut state = shared.borrow_mut();
         state.failure = Some(message.clone());
         state.timer = None;
@@ -535,8 +567,11 @@ fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
             .iter()
             .filter_map(|id| state.clears.remove(id))
             .collect();
-        let reads: Vec<_> = ids.iter().filter_map(|id| state.reads.remove(id)).collect();
-        (state.on_status.clone(), runs, clears, reads)
+        let queries: Vec<_> = ids
+            .iter()
+            .filter_map(|id| state.queries.remove(id))
+            .collect();
+        (state.on_status.clone(), runs, clears, queries)
     };
     for run in runs {
         let _ = run
@@ -546,8 +581,8 @@ fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
     for clear in clears {
         let _ = clear.send(Err(RuntimeError::Unavailable(message.clone())));
     }
-    for read in reads {
-        let _ = read.send(Err(RuntimeError::Unavailable(message.clone())));
+    for query in queries {
+        let _ = query.send(Err(RuntimeError::Unavailable(message.clone())));
     }
     on_status(RuntimeStatus::Failed { message });
 }
@@ -677,21 +712,15 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
                 restart(shared, StopReason::Crashed(message));
             }
         }
-        WorkerMessage::FileRead {
-            id,
-            content_base64,
-            error,
-        } => {
-            let (completions, next, read) = {
+        WorkerMessage::Answer { id, answer, error } => {
+            let (completions, next, query) = {
                 let mut state = shared.borrow_mut();
                 let (completions, next) = state.scheduler.complete(id, true, "");
-                (completions, next, state.reads.remove(&id))
+                (completions, next, state.queries.remove(&id))
             };
-            if let Some(done) = read {
-                let outcome = content_base64.ok_or_else(|| {
-                    RuntimeError::Rejected(
-                        error.unwrap_or_else(|| "the file could not be read".into()),
-                    )
+            if let Some(done) = query {
+                let outcome = answer.ok_or_else(|| {
+                    RuntimeError::Rejected(error.unwrap_or_else(|| "Python gave no answer".into()))
                 });
                 let _ = done.send(outcome);
             }

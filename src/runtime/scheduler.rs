@@ -13,8 +13,8 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use crate::protocol::{
-    FigureFormat, HostMessage, InputFile, LostRun, OutputLimits, Restoration, RunId, RunRequest,
-    DEFAULT_TIMEOUT_MS,
+    FigureFormat, HostMessage, InputFile, LostRun, OutputLimits, Query, Restoration, RunId,
+    RunRequest, DEFAULT_TIMEOUT_MS,
 };
 
 /// Something the worker does for the host.
@@ -31,13 +31,8 @@ pub enum Job {
     },
     /// Re-runs a ledger entry to rebuild state in a new worker.
     Replay(LedgerEntry),
-    /// Reads a file from a session's working directory.
-    ReadFile {
-        /// The session.
-        session: String,
-        /// Path relative to its working directory.
-        path: String,
-    },
+    /// Asks Python something that changes no session.
+    Query(Query),
 }
 
 /// A run that succeeded, kept so it can be replayed.
@@ -190,7 +185,7 @@ impl Scheduler {
                 self.ledger.retain(|entry| entry.session != session);
                 done.push(Completion::Finished(id));
             }
-            Some(Job::ReadFile { .. }) => done.push(Completion::Finished(id)),
+            Some(Job::Query(_)) => done.push(Completion::Finished(id)),
             Some(Job::Replay(entry)) => {
                 if !succeeded {
                     self.lose(&entry, reason);
@@ -221,7 +216,7 @@ impl Scheduler {
                 self.lose(&entry, reason);
                 None
             }
-            Some((id, Job::ReadFile { .. })) => Some(id),
+            Some((id, Job::Query(_))) => Some(id),
             None => None,
         };
         self.ready = false;
@@ -309,10 +304,9 @@ impl Scheduler {
                 id,
                 session: session.clone(),
             },
-            Job::ReadFile { session, path } => HostMessage::ReadFile {
+            Job::Query(query) => HostMessage::Query {
                 id,
-                session: session.clone(),
-                path: path.clone(),
+                query: query.clone(),
             },
             Job::Replay(entry) => HostMessage::Run {
                 id,

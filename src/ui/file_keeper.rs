@@ -13,7 +13,7 @@ use leptos::task::spawn_local;
 use super::workspace::SaveTracker;
 use super::SharedRuntime;
 use crate::kept_files::{self, Catalogue, Keeping, KeptFile, Plan, Refusal, RunFiles, Source};
-use crate::protocol::{InputFile, RunRequest, RunResult, RunStatus};
+use crate::protocol::{RunRequest, RunResult, RunStatus};
 use crate::storage::{self, Kept, StorageError, StoredFile};
 
 /// Work on browser storage, done one at a time.
@@ -78,9 +78,9 @@ impl FileKeeper {
         }
     }
 
-    /// Keeps what run `result` in `session` (which brought `inputs`) left in
-    /// its working directory.
-    pub fn record_run(self, session: &str, inputs: &[InputFile], result: &RunResult) {
+    /// Keeps what run `result` in `session`, sent the files at `inputs`,
+    /// left in its working directory.
+    pub fn record_run(self, session: &str, inputs: &[String], result: &RunResult) {
         let Some(run) = RunFiles::of(result, inputs) else {
             return;
         };

@@ -3,34 +3,42 @@
 //! Components only wire signals to the runtime client; they never see the
 //! worker, the service worker or IndexedDB.
 
+mod agents;
 mod download;
 mod editor;
 mod file_keeper;
 mod files;
+mod launch;
+mod mcp_session;
+mod postmessage;
 mod rich;
 mod run_view;
 mod sessions;
 mod settings;
 mod status_line;
+mod tool_host;
 mod update;
+mod widget;
 mod workspace;
+
+pub use widget::{is_widget_page, Widget};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::protocol::{
-    LoadProgress, LoadStage, OutputChunk, RunId, RunRequest, RunResult, DEFAULT_SESSION,
-};
-use crate::runtime::{RunEvent, Runtime, RuntimeStatus};
+use crate::protocol::{LoadProgress, LoadStage, OutputChunk, RunId, RunResult, DEFAULT_SESSION};
+use crate::runtime::{Runtime, RuntimeStatus};
+use crate::tools::{RunPythonArgs, ToolFile};
 use editor::Editor;
-use file_keeper::FileKeeper;
 use files::FilesPanel;
+use launch::launch;
 use run_view::RunView;
 use sessions::SessionBar;
 use settings::Settings;
 use status_line::StatusLine;
+use tool_host::ToolHost;
 use update::{watch_pwa, InstallButton, UpdatePrompt};
-use workspace::{PageState, Persistence, SaveState, SaveTracker};
+use workspace::{PageState, Persistence, SaveState};
 
 /// Code shown on first load, so the Run button does something useful at once.
 const EXAMPLE: &str =
@@ -82,6 +90,9 @@ pub struct RunEntry {
     pub code: StoredValue<String>,
     /// The session it ran in.
     pub session: StoredValue<String>,
+    /// Paths of the files sent with it: its result does not report them as
+    /// changed, yet they may replace files kept from before.
+    pub inputs: StoredValue<Vec<String>>,
     /// Where it is.
     pub phase: RwSignal<RunPhase>,
     /// Output streamed while it runs.
@@ -133,13 +144,21 @@ impl LiveBuffer {
 pub type SharedRuntime = StoredValue<Runtime, LocalStorage>;
 
 /// Milliseconds on the page clock.
+/// The value of `name` in the page's query string (`""` for a bare `?name`).
+fn query_param(name: &str) -> Option<String> {
+    let search = window().location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get(name)
+}
+
 fn now_ms() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// The whole app.
-#[component]
-pub fn App() -> impl IntoView {
+/// Starts Python for the page and provides it to the components; returns
+/// its status and the runtime.
+fn start_runtime() -> (RwSignal<RuntimeStatus>, SharedRuntime) {
     let status = RwSignal::new(RuntimeStatus::Loading(LoadProgress {
         stage: LoadStage::Download,
         loaded: 0,
@@ -147,6 +166,27 @@ pub fn App() -> impl IntoView {
     }));
     let runtime: SharedRuntime = StoredValue::new_local(Runtime::start(move |s| status.set(s)));
     provide_context(runtime);
+    (status, runtime)
+}
+
+/// The runs so far, oldest first.
+#[component]
+fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
+    view! {
+        <section class="runs" data-testid="runs">
+            <For
+                each=move || runs.get()
+                key=|entry| entry.seq
+                children=move |entry| view! { <RunView entry /> }
+            />
+        </section>
+    }
+}
+
+/// The whole app.
+#[component]
+pub fn App() -> impl IntoView {
+    let (status, runtime) = start_runtime();
     let code = RwSignal::new(EXAMPLE.to_owned());
     let timeout_s = RwSignal::new(30.0_f64);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
@@ -163,8 +203,6 @@ pub fn App() -> impl IntoView {
     let names = RwSignal::new(vec![DEFAULT_SESSION.to_owned()]);
     let runs = RwSignal::new(Vec::<RunEntry>::new());
     let attached = RwSignal::new(Vec::new());
-    let tracker = SaveTracker::new();
-    let files = FileKeeper::new(runtime, tracker);
     let persistence = Persistence::start(
         PageState {
             code,
@@ -172,62 +210,38 @@ pub fn App() -> impl IntoView {
             names,
             runs,
         },
-        tracker,
-        files,
+        runtime,
     );
+    let files = persistence.files();
     let pwa = watch_pwa();
+    let relay = agents::offer_tools(ToolHost {
+        runtime,
+        runs,
+        persistence: Some(persistence),
+    });
+    // Why the last Run click did not start a run, if it did not.
+    let notice = RwSignal::new(None::<String>);
 
     let submit = move || {
-        let live = RwSignal::new(Vec::new());
-        let phase = RwSignal::new(RunPhase::Queued);
-        let timeout_ms = timeout_ms_from_seconds(timeout_s.get_untracked());
-        // Kept until the run ends: attached files the run leaves alone are kept from these bytes.
-        let inputs = attached.try_update(std::mem::take).unwrap_or_default();
-        let request = RunRequest::new(code.get_untracked())
-            .in_session(session.get_untracked())
-            .with_timeout_ms(timeout_ms)
-            .with_packages(package_list(&packages.get_untracked()))
-            .with_files(inputs.clone());
-        let buffer = LiveBuffer::new(live);
-        let on_event = move |event| match event {
-            RunEvent::Packages {
-                packages,
-                loaded,
-                total,
-            } => phase.set(RunPhase::LoadingPackages {
-                packages,
-                loaded,
-                total,
-            }),
-            RunEvent::Started => phase.set(RunPhase::Running {
-                started_ms: now_ms(),
-            }),
-            RunEvent::Output(chunk) => buffer.push(chunk),
+        let files = attached.try_update(std::mem::take).unwrap_or_default();
+        let args = RunPythonArgs {
+            code: code.get_untracked(),
+            session: Some(session.get_untracked()),
+            timeout_seconds: Some(timeout_s.get_untracked().max(0.0)),
+            files: files.into_iter().map(ToolFile::from).collect(),
+            packages: package_list(&packages.get_untracked()),
         };
-        let code_text = request.code.clone();
-        let session_name = request.session.clone();
-        let (id, pending) = runtime.with_value(|runtime| runtime.run(request, on_event));
-        let entry = RunEntry {
-            seq: runs.with_untracked(Vec::len),
-            id,
-            code: StoredValue::new(code_text),
-            session: StoredValue::new(session_name),
-            phase,
-            live,
-            earlier: false,
-        };
-        runs.update(|r| r.push(entry));
-        spawn_local(async move {
-            let outcome = pending.await;
-            if let Ok(result) = &outcome {
-                entry
-                    .session
-                    .with_value(|session| files.record_run(session, &inputs, result));
+        let request = match args.into_request() {
+            Ok(request) => request,
+            Err(reason) => {
+                notice.set(Some(reason));
+                return;
             }
-            phase.set(match outcome {
-                Ok(result) => RunPhase::Finished(result),
-                Err(error) => RunPhase::Failed(error.to_string()),
-            });
+        };
+        notice.set(None);
+        let (entry, finished) = launch(runtime, runs, request, |_| {});
+        spawn_local(async move {
+            finished.await;
             persistence.record_run(&entry);
         });
     };
@@ -254,6 +268,24 @@ pub fn App() -> impl IntoView {
             <header class="app-header">
                 <h1>"Sandpit"</h1>
                 <span class="tagline">"Python in your browser, nothing leaves the page"</span>
+                <Show when=move || relay.with(Option::is_some)>
+                    {move || {
+                        relay
+                            .get()
+                            .map(|relay| {
+                                view! {
+                                    <span
+                                        class="relay"
+                                        data-testid="relay-state"
+                                        data-state=relay.state.clone()
+                                        title=relay.detail.clone()
+                                    >
+                                        {format!("Desktop MCP relay: {}", relay.state)}
+                                    </span>
+                                }
+                            })
+                    }}
+                </Show>
                 <InstallButton pwa />
                 <Settings pwa />
             </header>
@@ -262,16 +294,15 @@ pub fn App() -> impl IntoView {
             <Show when=move || persistence.restored()>
                 <SessionBar runtime session names files />
                 <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                <Show when=move || notice.with(Option::is_some)>
+                    <p class="notice status-error" data-testid="run-notice">
+                        {move || notice.get()}
+                    </p>
+                </Show>
                 <FilesPanel attached files session />
-                <SaveState tracker />
+                <SaveState persistence />
                 <StatusLine status runs />
-                <section class="runs" data-testid="runs">
-                    <For
-                        each=move || runs.get()
-                        key=|entry| entry.seq
-                        children=move |entry| view! { <RunView entry /> }
-                    />
-                </section>
+                <RunList runs />
             </Show>
         </main>
     }
@@ -284,10 +315,4 @@ fn package_list(text: &str) -> Vec<String> {
         .filter(|name| !name.is_empty())
         .map(str::to_owned)
         .collect()
-}
-
-/// The timeout field's seconds as milliseconds; 0 or less (or nonsense) means no limit.
-fn timeout_ms_from_seconds(seconds: f64) -> Option<u32> {
-    (seconds.is_finite() && seconds > 0.0)
-        .then(|| (seconds * 1000.0).min(f64::from(u32::MAX)) as u32)
 }

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::file_keeper::FileKeeper;
-use super::{RunEntry, RunPhase};
+use super::{RunEntry, RunPhase, SharedRuntime};
 use crate::protocol::RunId;
 use crate::storage::{self, StorageError, StoredOutcome, StoredRun, Workspace};
 
@@ -35,7 +35,7 @@ pub struct SaveTracker {
 
 impl SaveTracker {
     /// Nothing pending, nothing failed.
-    pub fn new() -> Self {
+    fn new() -> Self {
         Self {
             pending: RwSignal::new(0),
             failure: RwSignal::new(None),
@@ -73,27 +73,31 @@ impl SaveTracker {
     }
 }
 
-/// Restores and saves a [`PageState`].
+/// Restores and saves a [`PageState`] and the sessions' files.
 #[derive(Clone, Copy)]
 pub struct Persistence {
     restored: RwSignal<bool>,
     tracker: SaveTracker,
     workspace: StoredValue<Workspace>,
+    files: FileKeeper,
 }
 
 impl Persistence {
-    /// Loads what was saved into `page` and `files` (the page shows the
-    /// editor once that is done, see [`Persistence::restored`]), then saves
-    /// every change.
-    pub fn start(page: PageState, tracker: SaveTracker, files: FileKeeper) -> Self {
+    /// Loads what was saved into `page`, and the files back into `runtime`
+    /// (the page shows the editor once that is done, see
+    /// [`Persistence::restored`]), then saves every change.
+    pub fn start(page: PageState, runtime: SharedRuntime) -> Self {
         let workspace = page.session.with_untracked(|session| {
             page.code
                 .with_untracked(|code| Workspace::new(session, code))
         });
+        let tracker = SaveTracker::new();
+        let files = FileKeeper::new(runtime, tracker);
         let this = Self {
             restored: RwSignal::new(false),
             tracker,
             workspace: StoredValue::new(workspace),
+            files,
         };
         spawn_local(async move {
             match storage::load().await {
@@ -118,7 +122,7 @@ impl Persistence {
                             .map(earlier_entry)
                             .collect(),
                     );
-                    files.restore(saved.files);
+                    this.files.restore(saved.files);
                 }
                 Err(error) => this.tracker.failed(&error),
             }
@@ -133,10 +137,20 @@ impl Persistence {
         self.restored.get()
     }
 
-    /// Saves `entry` to the history once it has finished.
+    /// The sessions' files.
+    pub fn files(self) -> FileKeeper {
+        self.files
+    }
+
+    /// Saves `entry` to the history once it has finished, and keeps the
+    /// files its run left.
     pub fn record_run(self, entry: &RunEntry) {
         let outcome = match entry.phase.get_untracked() {
-            RunPhase::Finished(result) => StoredOutcome::Finished(result),
+            RunPhase::Finished(result) => {
+                let (session, inputs) = (entry.session.get_value(), entry.inputs.get_value());
+                self.files.record_run(&session, &inputs, &result);
+                StoredOutcome::Finished(result)
+            }
             RunPhase::Failed(message) => StoredOutcome::Failed(message),
             // Still queued, loading or running: saved when it finishes.
             _ => return,
@@ -194,6 +208,7 @@ fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
         id: RunId::default(),
         code: StoredValue::new(run.code),
         session: StoredValue::new(run.session),
+        inputs: StoredValue::new(Vec::new()),
         phase: RwSignal::new(match run.outcome {
             StoredOutcome::Finished(result) => RunPhase::Finished(result),
             StoredOutcome::Failed(message) => RunPhase::Failed(message),
@@ -205,7 +220,8 @@ fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
 
 /// "Saved", "Saving…" or why the work is not being saved.
 #[component]
-pub fn SaveState(tracker: SaveTracker) -> impl IntoView {
+pub fn SaveState(persistence: Persistence) -> impl IntoView {
+    let tracker = persistence.tracker;
     let state = move || match (tracker.failure.get(), tracker.pending.get()) {
         (Some(_), _) => "failed",
         (None, 0) => "saved",

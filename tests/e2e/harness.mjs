@@ -116,13 +116,14 @@ export function launchChromium() {
  * Serves dist/ (or `root`) and launches Chromium. `isolated: false` serves
  * without COOP/COEP, as a page embedded in a third-party site would be;
  * `allowOrigins` are origins the network policy lets Python fetch from;
- * `secure: false` serves no security headers, as a plain static host.
+ * `secure: false` serves no security headers, as a plain static host;
+ * `embedOrigins` are pages allowed to drive the widget.
  * `server` is exposed so a test can stop it (offline) or serve another
  * deployment from the same origin (`server.setRoot`).
  */
-export async function startApp({ isolated = true, secure = true, allowOrigins, root = DIST } = {}) {
+export async function startApp({ isolated = true, secure = true, allowOrigins, embedOrigins, root = DIST } = {}) {
   assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
-  const server = await serve({ root, isolated, secure, allowOrigins });
+  const server = await serve({ root, isolated, secure, allowOrigins, embedOrigins });
   const browser = await launchChromium();
   const profiles = [];
   return {

@@ -1,0 +1,66 @@
+//! Starting a run and showing it: the one path from a [`RunRequest`] to a
+//! [`RunEntry`] in a run list, whoever asked (the Run button, a tool call
+//! from a model, the embedding page).
+
+use std::future::Future;
+
+use leptos::prelude::*;
+
+use super::{now_ms, LiveBuffer, RunEntry, RunPhase, SharedRuntime};
+use crate::protocol::RunRequest;
+use crate::runtime::RunEvent;
+
+/// Queues `request`, adds its entry to `runs`, and keeps the entry's phase
+/// and live output up to date; `observe` also hears every event (a tool
+/// call streams them to its caller). The returned future resolves once
+/// the entry is final.
+pub fn launch(
+    runtime: SharedRuntime,
+    runs: RwSignal<Vec<RunEntry>>,
+    request: RunRequest,
+    observe: impl Fn(&RunEvent) + 'static,
+) -> (RunEntry, impl Future<Output = ()>) {
+    let live = RwSignal::new(Vec::new());
+    let phase = RwSignal::new(RunPhase::Queued);
+    let buffer = LiveBuffer::new(live);
+    let on_event = move |event: RunEvent| {
+        observe(&event);
+        match event {
+            RunEvent::Packages {
+                packages,
+                loaded,
+                total,
+            } => phase.set(RunPhase::LoadingPackages {
+                packages,
+                loaded,
+                total,
+            }),
+            RunEvent::Started => phase.set(RunPhase::Running {
+                started_ms: now_ms(),
+            }),
+            RunEvent::Output(chunk) => buffer.push(chunk),
+        }
+    };
+    let code = StoredValue::new(request.code.clone());
+    let session = StoredValue::new(request.session.clone());
+    let inputs = StoredValue::new(request.files.iter().map(|f| f.path.clone()).collect());
+    let (id, pending) = runtime.with_value(|runtime| runtime.run(request, on_event));
+    let entry = RunEntry {
+        seq: runs.with_untracked(Vec::len),
+        id,
+        code,
+        session,
+        inputs,
+        phase,
+        live,
+        earlier: false,
+    };
+    runs.update(|r| r.push(entry));
+    let finished = async move {
+        phase.set(match pending.await {
+            Ok(result) => RunPhase::Finished(result),
+            Err(error) => RunPhase::Failed(error.to_string()),
+        });
+    };
+    (entry, finished)
+}

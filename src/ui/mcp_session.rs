@@ -1,0 +1,128 @@
+//! One MCP client's conversation with the page: messages in, replies and
+//! notifications out through `send`, tool calls carried out by the
+//! [`ToolHost`]. The transport (postMessage for the widget) only moves JSON.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use leptos::task::spawn_local;
+use serde_json::{json, Value};
+
+use super::tool_host::ToolHost;
+use crate::format;
+use crate::mcp::server::notification_message;
+use crate::mcp::{Reply, Server};
+use crate::protocol::{RunId, StreamName};
+use crate::runtime::RunEvent;
+
+/// Where a session's messages go.
+pub type Send = Rc<dyn Fn(Value)>;
+
+/// A connected MCP client.
+#[derive(Clone)]
+pub struct McpSession {
+    server: Rc<RefCell<Server>>,
+    host: ToolHost,
+    send: Send,
+    /// Runs of tool calls in progress, by request id (as JSON text), for cancelling.
+    running: Rc<RefCell<HashMap<String, RunId>>>,
+}
+
+impl McpSession {
+    /// A session answering through `send`.
+    pub fn new(host: ToolHost, send: Send) -> Self {
+        Self {
+            server: Rc::new(RefCell::new(Server::new())),
+            host,
+            send,
+            running: Rc::default(),
+        }
+    }
+
+    /// Handles one JSON-RPC message from the client.
+    pub fn receive(&self, message: &Value) {
+        let reply = self.server.borrow_mut().handle(message);
+        match reply {
+            Reply::Send(message) => (self.send)(message),
+            Reply::Nothing => {}
+            Reply::Cancel(request) => {
+                let run = self.running.borrow_mut().remove(&request.to_string());
+                if let Some(run) = run {
+                    self.host.cancel(run);
+                }
+            }
+            Reply::Call {
+                id,
+                call,
+                progress_token,
+            } => self.call(id, call, progress_token),
+            Reply::ReadFile {
+                id,
+                uri,
+                session,
+                path,
+            } => {
+                let send = self.send.clone();
+                let read = self.host.read_file(&session, &path);
+                spawn_local(async move {
+                    send(Server::resource_response(&id, &uri, &path, read.await));
+                });
+            }
+        }
+    }
+
+    fn call(&self, id: Value, call: crate::tools::ToolCall, progress_token: Option<Value>) {
+        let send = self.send.clone();
+        let request_id = id.clone();
+        let steps = Rc::new(RefCell::new(0_u32));
+        let on_event = move |event: &RunEvent| {
+            let message = match event {
+                RunEvent::Output(chunk) => {
+                    let logger = match chunk.stream {
+                        StreamName::Stdout => "stdout",
+                        StreamName::Stderr => "stderr",
+                    };
+                    send(notification_message(
+                        "notifications/message",
+                        json!({"level": "info", "logger": logger, "data": {
+                            "requestId": request_id, "stream": logger, "text": chunk.text,
+                        }}),
+                    ));
+                    return;
+                }
+                RunEvent::Started => "running".to_owned(),
+                RunEvent::Packages {
+                    packages,
+                    loaded,
+                    total,
+                } => format!(
+                    "loading packages {}: {} of {}",
+                    packages.join(", "),
+                    format::bytes(*loaded),
+                    format::bytes(*total)
+                ),
+            };
+            if let Some(token) = &progress_token {
+                *steps.borrow_mut() += 1;
+                let progress = *steps.borrow();
+                send(notification_message(
+                    "notifications/progress",
+                    json!({"progressToken": token, "progress": progress, "message": message}),
+                ));
+            }
+        };
+        let (run, outcome) = self.host.start(call, on_event);
+        let key = id.to_string();
+        if let Some(run) = run {
+            self.running.borrow_mut().insert(key.clone(), run);
+        }
+        let this = self.clone();
+        spawn_local(async move {
+            let outcome = outcome.await;
+            this.running.borrow_mut().remove(&key);
+            let response = this.server.borrow_mut().tool_response(&id, &outcome);
+            (this.send)(response);
+        });
+    }
+}

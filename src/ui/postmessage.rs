@@ -1,0 +1,197 @@
+//! The widget's side of MCP over postMessage, in the wire format of the
+//! iframe transport of `@mcp-b/transports` (so the official MCP SDK client
+//! with that package's `IframeParentTransport` connects unchanged):
+//!
+//! `{channel: "mcp-iframe", type: "mcp", direction, payload}`, where
+//! `payload` is a JSON-RPC message or one of the handshake strings
+//! `mcp-check-ready` / `mcp-server-ready`.
+//!
+//! Only the parent window is listened to, and only origins the deployment
+//! lists (`embed.allow` in sandpit.config.json) are served; any other origin
+//! gets a JSON-RPC error that says so.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Window};
+
+use super::mcp_session::McpSession;
+use super::tool_host::ToolHost;
+use crate::mcp::server;
+
+const CHANNEL: &str = "mcp-iframe";
+const CHECK_READY: &str = "mcp-check-ready";
+const SERVER_READY: &str = "mcp-server-ready";
+/// JSON-RPC error code for a page that may not drive this widget.
+const REFUSED: i64 = -32001;
+
+/// Origins allowed to drive the widget, from the deployment's config.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct EmbedPolicy {
+    /// Exact origins (`scheme://host[:port]`), or `"*"` for any.
+    #[serde(default)]
+    pub allow: Vec<String>,
+}
+
+impl EmbedPolicy {
+    fn allows(&self, origin: &str) -> bool {
+        self.allow
+            .iter()
+            .any(|allowed| allowed == "*" || allowed == origin)
+    }
+}
+
+/// Serves MCP to the parent page: answers allowed origins, refuses the rest
+/// (`on_refused` hears each refused origin), and tells the served page the
+/// widget's height whenever it changes.
+pub fn serve(host: ToolHost, policy: EmbedPolicy, on_refused: impl Fn(String) + 'static) {
+    let window = leptos::prelude::window();
+    let Some(parent) = window.parent().ok().flatten().filter(|p| !same(p, &window)) else {
+        on_refused("this page is not inside a frame: nothing can drive it".into());
+        return;
+    };
+    let client: Rc<RefCell<Option<(String, McpSession)>>> = Rc::default();
+    let on_message = {
+        let parent = parent.clone();
+        let client = client.clone();
+        Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+            let from_parent = event.source().is_some_and(|s| same(&s, &parent));
+            let Some(payload) = from_parent.then(|| envelope_payload(&event)).flatten() else {
+                return;
+            };
+            let origin = event.origin();
+            if payload == json!(CHECK_READY) {
+                post(&parent, &origin, &json!(SERVER_READY));
+                return;
+            }
+            if !policy.allows(&origin) {
+                on_refused(origin.clone());
+                if let Some(id) = payload
+                    .get("id")
+                    .filter(|_| payload.get("method").is_some())
+                {
+                    let why = format!(
+                        "Sandpit refuses requests from {origin}: this deployment lets only the \
+                         pages listed in embed.allow (sandpit.config.json) drive its widget"
+                    );
+                    post(&parent, &origin, &server::error(id, REFUSED, &why));
+                }
+                return;
+            }
+            let session = connect(&client, &parent, host, &origin);
+            session.receive(&payload);
+        })
+    };
+    window
+        .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
+        .expect("a window takes message listeners");
+    // The listener lives as long as the page.
+    on_message.forget();
+    // Announced to any origin, as the iframe transport does: it reveals nothing.
+    post(&parent, "*", &json!(SERVER_READY));
+    watch_height(parent, client);
+}
+
+/// The session for `origin`, new if the parent page changed (or first talks).
+fn connect(
+    client: &Rc<RefCell<Option<(String, McpSession)>>>,
+    parent: &Window,
+    host: ToolHost,
+    origin: &str,
+) -> McpSession {
+    let mut slot = client.borrow_mut();
+    if let Some((known, session)) = slot.as_ref() {
+        if known == origin {
+            return session.clone();
+        }
+    }
+    let (parent, target) = (parent.clone(), origin.to_owned());
+    let session = McpSession::new(
+        host,
+        Rc::new(move |message| post(&parent, &target, &message)),
+    );
+    *slot = Some((origin.to_owned(), session.clone()));
+    session
+}
+
+/// Posts the widget's height to the page it serves whenever it changes, so
+/// the page can size the iframe to its content.
+fn watch_height(parent: Window, client: Rc<RefCell<Option<(String, McpSession)>>>) {
+    let Some(root) = leptos::prelude::document().document_element() else {
+        return;
+    };
+    let last = RefCell::new(0);
+    let measured = root.clone();
+    let on_resize = Closure::<dyn Fn()>::new(move || {
+        let height = measured.scroll_height();
+        let origin = client.borrow().as_ref().map(|(origin, _)| origin.clone());
+        if let Some(origin) = origin.filter(|_| *last.borrow() != height) {
+            *last.borrow_mut() = height;
+            let message =
+                json!({"channel": CHANNEL, "type": "sandpit", "event": "resize", "height": height});
+            post_raw(&parent, &origin, &message);
+        }
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+        observer.observe(&root);
+        if let Some(body) = leptos::prelude::document().body() {
+            observer.observe(&body);
+        }
+    }
+    on_resize.forget();
+}
+
+/// The payload of a message in the transport's envelope, client to server.
+fn envelope_payload(event: &MessageEvent) -> Option<Value> {
+    let data: Value = serde_wasm_bindgen::from_value(event.data()).ok()?;
+    let ours = data.get("channel") == Some(&json!(CHANNEL))
+        && data.get("type") == Some(&json!("mcp"))
+        && data.get("direction") == Some(&json!("client-to-server"));
+    ours.then(|| data.get("payload").cloned()).flatten()
+}
+
+fn post(parent: &Window, origin: &str, payload: &Value) {
+    let message = json!({"channel": CHANNEL, "type": "mcp", "direction": "server-to-client", "payload": payload});
+    post_raw(parent, origin, &message);
+}
+
+fn post_raw(parent: &Window, origin: &str, message: &Value) {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    if let Ok(value) = serde::Serialize::serialize(message, &serializer) {
+        // A parent that navigated away makes this fail: nobody is listening.
+        let _ = parent.post_message(&value, origin);
+    }
+}
+
+fn same(a: &JsValue, b: &JsValue) -> bool {
+    js_sys::Object::is(a, b)
+}
+
+/// The deployment's embed policy (`embed` in sandpit.config.json); none when
+/// the file says nothing, an error when it cannot be read.
+pub async fn embed_policy() -> Result<EmbedPolicy, String> {
+    #[derive(serde::Deserialize)]
+    struct Config {
+        #[serde(default)]
+        embed: EmbedPolicy,
+    }
+    let failed = |e: JsValue| format!("sandpit.config.json could not be read: {e:?}");
+    let fetched = wasm_bindgen_futures::JsFuture::from(
+        leptos::prelude::window().fetch_with_str("sandpit.config.json"),
+    )
+    .await
+    .map_err(failed)?;
+    let response: web_sys::Response = fetched.unchecked_into();
+    if !response.ok() {
+        return Err(format!("sandpit.config.json: HTTP {}", response.status()));
+    }
+    let json = wasm_bindgen_futures::JsFuture::from(response.json().map_err(failed)?)
+        .await
+        .map_err(failed)?;
+    let config: Config = serde_wasm_bindgen::from_value(json)
+        .map_err(|e| format!("sandpit.config.json is not a valid config: {e}"))?;
+    Ok(config.embed)
+}

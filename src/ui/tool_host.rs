@@ -1,0 +1,98 @@
+//! Carries out tool calls (from the embedding page or a browser agent)
+//! against the page's runtime. Runs show in the page's run list like any
+//! other, so a person watching sees what the model ran.
+
+use std::future::Future;
+
+use leptos::prelude::*;
+
+use super::launch::launch;
+use super::workspace::Persistence;
+use super::{RunEntry, RunPhase, SharedRuntime};
+use crate::mcp::ToolOutcome;
+use crate::protocol::RunId;
+use crate::runtime::RunEvent;
+use crate::tools::{SessionReset, ToolCall};
+
+/// The runtime and run list tool calls use.
+#[derive(Clone, Copy)]
+pub struct ToolHost {
+    /// The page's runtime.
+    pub runtime: SharedRuntime,
+    /// The page's run list.
+    pub runs: RwSignal<Vec<RunEntry>>,
+    /// Keeps finished runs and the sessions' files across reloads, where the page does.
+    pub persistence: Option<Persistence>,
+}
+
+impl ToolHost {
+    /// Starts `call`; `on_event` hears a run's progress and output as they happen.
+    /// Returns the run's id when the call is a run (to cancel it), and the outcome.
+    pub fn start(
+        self,
+        call: ToolCall,
+        on_event: impl Fn(&RunEvent) + 'static,
+    ) -> (Option<RunId>, impl Future<Output = ToolOutcome>) {
+        let mut run_id = None;
+        let work: std::pin::Pin<Box<dyn Future<Output = ToolOutcome>>> = match call {
+            ToolCall::RunPython(request) => {
+                let session = request.session.clone();
+                let (entry, finished) = launch(self.runtime, self.runs, request, on_event);
+                run_id = Some(entry.id);
+                let persistence = self.persistence;
+                Box::pin(async move {
+                    finished.await;
+                    if let Some(persistence) = persistence {
+                        persistence.record_run(&entry);
+                    }
+                    match entry.phase.get_untracked() {
+                        RunPhase::Finished(result) => ToolOutcome::Ran { session, result },
+                        RunPhase::Failed(message) => ToolOutcome::Failed(message),
+                        other => ToolOutcome::Failed(format!("the run ended {other:?}")),
+                    }
+                })
+            }
+            ToolCall::CheckPython { code } => {
+                let checked = self.runtime.with_value(|runtime| runtime.check(&code));
+                Box::pin(async move {
+                    match checked.await {
+                        Ok(report) => ToolOutcome::Checked(report),
+                        Err(error) => ToolOutcome::Failed(error.to_string()),
+                    }
+                })
+            }
+            ToolCall::ResetSession { session } => {
+                if let Some(persistence) = self.persistence {
+                    persistence.files().forget(&session);
+                }
+                let cleared = self
+                    .runtime
+                    .with_value(|runtime| runtime.clear_session(&session, false));
+                Box::pin(async move {
+                    match cleared.await {
+                        Ok(()) => ToolOutcome::Reset(SessionReset { session }),
+                        Err(error) => ToolOutcome::Failed(error.to_string()),
+                    }
+                })
+            }
+        };
+        (run_id, work)
+    }
+
+    /// Stops run `id` (a caller cancelled its tool call).
+    pub fn cancel(self, id: RunId) {
+        self.runtime.with_value(|runtime| runtime.cancel(id));
+    }
+
+    /// Reads a file of a session, base64.
+    pub fn read_file(
+        self,
+        session: &str,
+        path: &str,
+    ) -> impl Future<Output = Result<String, String>> {
+        let read = self
+            .runtime
+            .with_value(|runtime| runtime.read_file(session, path));
+        async move { read.await.map_err(|error| error.to_string()) }
+    }
+}

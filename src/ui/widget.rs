@@ -1,0 +1,58 @@
+//! The embeddable widget (widget.html): the runs an embedding page asks for,
+//! shown compactly, with no editor. The page drives it over MCP through
+//! postMessage (see [`super::postmessage`] and www/sandpit-client.js).
+//!
+//! The query string picks the look: `theme=light|dark` (default: the
+//! system's), and `headless` shows nothing at all.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::postmessage::{embed_policy, serve};
+use super::status_line::StatusLine;
+use super::tool_host::ToolHost;
+use super::{query_param, start_runtime, RunEntry, RunList};
+
+/// The widget page.
+#[component]
+pub fn Widget() -> impl IntoView {
+    let (status, runtime) = start_runtime();
+    let runs = RwSignal::new(Vec::<RunEntry>::new());
+    let refused = RwSignal::new(None::<String>);
+    // Embedded runs are the embedding page's to keep: the widget stores nothing.
+    let host = ToolHost {
+        runtime,
+        runs,
+        persistence: None,
+    };
+    spawn_local(async move {
+        match embed_policy().await {
+            Ok(policy) => serve(host, policy, move |origin| refused.set(Some(origin))),
+            Err(error) => refused.set(Some(error)),
+        }
+    });
+    let theme = query_param("theme")
+        .filter(|theme| ["light", "dark"].contains(&theme.as_str()))
+        .unwrap_or_else(|| "system".to_owned());
+    let headless = query_param("headless").is_some();
+
+    view! {
+        <main class="widget" data-theme=theme hidden=headless data-testid="widget">
+            <StatusLine status runs />
+            <Show when=move || refused.with(Option::is_some)>
+                <p class="status-error" data-testid="widget-refused">
+                    "Refused: " {move || refused.get()}
+                </p>
+            </Show>
+            <RunList runs />
+        </main>
+    }
+}
+
+/// Whether this page is the widget rather than the full app.
+pub fn is_widget_page() -> bool {
+    window()
+        .location()
+        .pathname()
+        .is_ok_and(|path| path.ends_with("/widget.html"))
+}

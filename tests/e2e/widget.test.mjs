@@ -1,0 +1,293 @@
+// The embeddable widget, driven from pages on other origins: the demo chat
+// page, the JS client (www/sandpit-client.js), and the official MCP SDK
+// client over @mcp-b/transports' iframe transport. A page whose origin the
+// deployment does not list is refused.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import { build } from "esbuild";
+
+import { serveDemo } from "../../scripts/serve.mjs";
+import { startApp } from "./harness.mjs";
+
+/** The official SDK client and the iframe transport, bundled for the browser (as a chat UI would). */
+async function sdkBundle() {
+  const { outputFiles } = await build({
+    stdin: {
+      contents: `
+        import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+        import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+        import { IframeParentTransport } from "@mcp-b/transports";
+        window.mcp = { Client, IframeParentTransport, LoggingMessageNotificationSchema };
+      `,
+      resolveDir: process.cwd(),
+    },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+  });
+  return outputFiles[0].text;
+}
+
+/**
+ * A figure as Python libraries return them: an object with `_repr_png_`
+ * (matplotlib itself downloads from the CDN, which tests cannot reach).
+ */
+const RED_SQUARE = [
+  "import struct, zlib",
+  "def chunk(kind, data):",
+  "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))",
+  "class RedSquare:",
+  "    def _repr_png_(self):",
+  "        rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 4 for _ in range(4))",
+  "        header = struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0)",
+  "        return b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', header) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')",
+  "RedSquare()",
+].join("\n");
+
+const HOST_PAGE = `<!doctype html><meta charset="utf-8"><title>host</title><body><script type="module" src="/sdk.js"></script></body>`;
+
+let host;
+let stranger;
+let app;
+
+before(async () => {
+  const files = {
+    "/host.html": { type: "text/html", body: HOST_PAGE },
+    "/sdk.js": { type: "text/javascript", body: await sdkBundle() },
+  };
+  host = await serveDemo({ files });
+  stranger = await serveDemo({ files });
+  app = await startApp({ embedOrigins: [new URL(host.url).origin] });
+  host.setApp(app.url);
+  stranger.setApp(app.url);
+});
+
+after(async () => {
+  await app?.close();
+  await host?.close();
+  await stranger?.close();
+});
+
+/** A page of `server` (host.html unless `path` says otherwise), with console errors collected. */
+async function openHost(server, path = "host.html") {
+  const sandpit = await app.newPage();
+  await sandpit.page.goto(new URL(path, server.url).href);
+  return sandpit;
+}
+
+/** Imports the client from the app's origin, as an embedding page does, and creates a widget. */
+function createWidget(page, options = {}) {
+  return page.evaluate(
+    async ({ appUrl, options }) => {
+      const { Sandpit, VERSION } = await import(new URL("sandpit-client.js", appUrl).href);
+      window.sandpit = await Sandpit.create({ ...options, timeoutMs: 60_000 });
+      return { version: VERSION, server: window.sandpit.server };
+    },
+    { appUrl: app.url, options },
+  );
+}
+
+/** The widget's frame. */
+function widgetFrame(page) {
+  return page.frames().find((frame) => frame.url().includes("/widget.html"));
+}
+
+describe("the demo chat page", () => {
+  test("runs a pasted model reply in the widget and streams its output into the chat", async () => {
+    const sandpit = await openHost(host, "");
+    await sandpit.page.getByTestId("demo-state").filter({ hasText: "Connected to sandpit" }).waitFor({ timeout: 60_000 });
+    await sandpit.page.getByTestId("send").click();
+    const output = sandpit.page.locator('[data-testid="tool-output"][data-state="ok"]');
+    await output.waitFor({ timeout: 60_000 });
+    assert.equal(await output.textContent(), "pi is about 3.1416\n→ 285");
+    // The widget shows the run too.
+    const frame = widgetFrame(sandpit.page);
+    await frame.locator('[data-testid="run-entry"][data-phase="ok"]').first().waitFor();
+    assert.match(await frame.getByTestId("runs").textContent(), /pi is about 3\.1416/);
+    assert.deepEqual(sandpit.errors, []);
+    await sandpit.close();
+  });
+});
+
+describe("the JS client", () => {
+  let sandpit;
+  before(async () => {
+    sandpit = await openHost(host);
+  });
+  after(async () => {
+    assert.deepEqual(sandpit.errors, []);
+    await sandpit.close();
+  });
+
+  test("connects to the widget from another origin, themed, and sized to its content", async () => {
+    const { version, server } = await createWidget(sandpit.page, { theme: "dark" });
+    assert.match(version, /^\d+\.\d+\.\d+$/);
+    assert.equal(server.serverInfo.name, "sandpit");
+    assert.equal(await widgetFrame(sandpit.page).getByTestId("widget").getAttribute("data-theme"), "dark");
+    await sandpit.page.evaluate(() => window.sandpit.run("print('grow')"));
+    await sandpit.page.waitForFunction(() => parseInt(window.sandpit.iframe.style.height, 10) > 50);
+  });
+
+  test("streams stdout and status while the code runs, then returns the full result", async () => {
+    const seen = await sandpit.page.evaluate(async () => {
+      const chunks = [];
+      const statuses = [];
+      const result = await window.sandpit.run(
+        "import time, sys\nfor i in range(3):\n    print('tick', i, flush=True)\n    time.sleep(0.3)\nprint('oops', file=sys.stderr)\n6 * 7",
+        {
+          session: "stream",
+          onStdout: (text) => chunks.push(["out", text]),
+          onStderr: (text) => chunks.push(["err", text]),
+          onStatus: (status) => statuses.push(status),
+        },
+      );
+      return { chunks, statuses, result };
+    });
+    assert.equal(seen.result.status, "ok");
+    assert.equal(seen.result.value.repr, "42");
+    assert.equal(seen.result.stdout, "tick 0\ntick 1\ntick 2\n");
+    const streamed = seen.chunks.filter(([stream]) => stream === "out").map(([, text]) => text).join("");
+    assert.equal(streamed, seen.result.stdout);
+    assert.ok(seen.chunks.filter(([stream]) => stream === "out").length >= 2, "output arrived in pieces, as it was written");
+    assert.deepEqual(seen.chunks.filter(([stream]) => stream === "err"), [["err", "oops\n"]]);
+    assert.ok(seen.statuses.includes("running"), JSON.stringify(seen.statuses));
+  });
+
+  test("passes files in, reads files out, checks code and resets sessions", async () => {
+    const out = await sandpit.page.evaluate(async () => {
+      const s = window.sandpit;
+      const ran = await s.run("data = open('in.txt').read()\nopen('out.csv', 'w').write(data.upper())\nx = 1", {
+        session: "files",
+        files: [{ path: "in.txt", text: "a,b\n" }],
+      });
+      const file = await s.readFile("out.csv", { session: "files" });
+      const missing = await s.readFile("nope.txt", { session: "files" }).catch((e) => e.message);
+      const broken = await s.check("print(1\n");
+      // numpy is a Pyodide package fetched on first use; only pure-Python packages ship with Sandpit.
+    const plan = await s.check("import json, numpy\nfrom requests import get\nimport no_such_module_here");
+      await s.reset("files");
+      const after = await s.run("x", { session: "files" });
+      const bad = await s.run("1", { timeoutSeconds: -1 }).catch((e) => e.message);
+      return { ran, file, missing, broken, plan, after, bad };
+    });
+    assert.equal(out.ran.status, "ok");
+    assert.deepEqual(out.file, { mimeType: "text/csv", text: "A,B\n" });
+    assert.match(out.missing, /nope\.txt/);
+    assert.equal(out.broken.syntax_error.type, "SyntaxError");
+    assert.equal(out.broken.syntax_error.line, 1);
+    const availability = Object.fromEntries(out.plan.imports.map((i) => [i.module, i.availability]));
+    assert.deepEqual(availability, {
+      json: "offline",
+      numpy: "network",
+      requests: "network",
+      no_such_module_here: "unavailable",
+    });
+    assert.equal(out.after.status, "error");
+    assert.equal(out.after.error.type, "NameError", "the reset session forgot x");
+    assert.match(out.bad, /timeout_seconds must be 0/);
+  });
+});
+
+describe("the official MCP SDK client over postMessage", () => {
+  let sandpit;
+  before(async () => {
+    sandpit = await openHost(host);
+    await sandpit.page.waitForFunction(() => window.mcp);
+  });
+  after(async () => {
+    assert.deepEqual(sandpit.errors, []);
+    await sandpit.close();
+  });
+
+  test("lists the tools and gets the right content blocks for text, errors, images and files", async () => {
+    const out = await sandpit.page.evaluate(async ({ widgetUrl, RED_SQUARE }) => {
+      const { Client, IframeParentTransport, LoggingMessageNotificationSchema } = window.mcp;
+      const iframe = document.createElement("iframe");
+      iframe.src = widgetUrl;
+      document.body.append(iframe);
+      await new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
+      const transport = new IframeParentTransport({ iframe, targetOrigin: new URL(widgetUrl).origin });
+      const client = new Client({ name: "sdk-test", version: "1.0.0" });
+      const logs = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => logs.push(params));
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      const text = await client.callTool({ name: "run_python", arguments: { code: "print('hello')\n2 + 3" } });
+      const error = await client.callTool({ name: "run_python", arguments: { code: "1 / 0" } });
+      const image = await client.callTool({ name: "run_python", arguments: { code: RED_SQUARE } });
+      const file = await client.callTool({
+        name: "run_python",
+        arguments: { code: "open('table.csv', 'w').write('a,b\\n1,2\\n')\nopen('blob.bin', 'wb').write(bytes(range(4)))" },
+      });
+      const check = await client.callTool({ name: "check_python", arguments: { code: "import sympy" } });
+      const unknown = await client.callTool({ name: "nope", arguments: {} }).catch((e) => e.message);
+      await client.close();
+      return { server: client.getServerVersion(), tools, text, error, image, file, check, unknown, logs };
+    }, { widgetUrl: new URL("widget.html", app.url).href, RED_SQUARE });
+
+    assert.equal(out.server.name, "sandpit");
+    assert.deepEqual(
+      out.tools.map((t) => t.name),
+      ["run_python", "check_python", "reset_session"],
+    );
+    assert.deepEqual(out.tools[0].inputSchema.required, ["code"]);
+
+    assert.equal(out.text.isError, false);
+    assert.match(out.text.content[0].text, /--- stdout ---\nhello\n--- value ---\n5/);
+    assert.equal(out.text.structuredContent.value.repr, "5");
+    assert.ok(
+      out.logs.some((log) => log.logger === "stdout" && log.data.text === "hello\n"),
+      `stdout was streamed as a log notification: ${JSON.stringify(out.logs)}`,
+    );
+
+    assert.equal(out.error.isError, true);
+    assert.match(out.error.content[0].text, /ZeroDivisionError: division by zero/);
+    assert.equal(out.error.structuredContent.error.line, 1);
+
+    const picture = out.image.content.find((block) => block.type === "image");
+    assert.equal(picture?.mimeType, "image/png");
+    assert.ok(Buffer.from(picture.data, "base64").subarray(1, 4).toString() === "PNG", "a real PNG");
+
+    const resources = out.file.content.filter((block) => block.type === "resource").map((block) => block.resource);
+    const csv = resources.find((r) => r.uri.endsWith("/table.csv"));
+    assert.equal(csv.text, "a,b\n1,2\n");
+    assert.equal(csv.uri, "sandpit://sessions/main/files/table.csv");
+    assert.equal(resources.find((r) => r.uri.endsWith("/blob.bin")).blob, "AAECAw==");
+
+    assert.equal(out.check.isError, false);
+    assert.equal(out.check.structuredContent.imports[0].module, "sympy");
+    assert.match(out.unknown, /no tool "nope"/);
+  });
+});
+
+describe("a page the deployment does not list", () => {
+  test("is refused with a clear error, by the JS client and the SDK alike", async () => {
+    const sandpit = await openHost(stranger);
+    await sandpit.page.waitForFunction(() => window.mcp);
+    const refusal = await createWidget(sandpit.page).then(
+      () => "connected",
+      (error) => error.message,
+    );
+    const origin = new URL(stranger.url).origin;
+    assert.match(refusal, new RegExp(`refuses requests from ${origin}.*embed\\.allow`));
+    const sdk = await sandpit.page.evaluate(async (widgetUrl) => {
+      const { Client, IframeParentTransport } = window.mcp;
+      const iframe = document.createElement("iframe");
+      iframe.src = widgetUrl;
+      document.body.append(iframe);
+      await new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
+      const transport = new IframeParentTransport({ iframe, targetOrigin: new URL(widgetUrl).origin });
+      return new Client({ name: "stranger", version: "1" }).connect(transport).then(
+        () => "connected",
+        (error) => error.message,
+      );
+    }, new URL("widget.html", app.url).href);
+    assert.match(sdk, /refuses requests from/);
+    const frame = widgetFrame(sandpit.page);
+    assert.match(await frame.getByTestId("widget-refused").textContent(), new RegExp(origin));
+    assert.equal(await frame.locator('[data-testid="run-entry"]').count(), 0, "nothing ran");
+    await sandpit.close();
+  });
+});

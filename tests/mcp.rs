@@ -1,0 +1,299 @@
+//! The MCP server's decisions and the tool definitions, as plain JSON: what
+//! each message gets back, how arguments are checked, and the content blocks
+//! a run's result becomes. The browser tests drive the same code through
+//! postMessage with the official SDK.
+
+use base64::Engine;
+use sandpit::mcp::content::{call_result, file_uri, parse_file_uri};
+use sandpit::mcp::{Reply, Server, ToolOutcome};
+use sandpit::protocol::{RunResult, DEFAULT_SESSION};
+use sandpit::tools::{Tool, ToolCall};
+use serde_json::{json, Value};
+
+fn request(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+}
+
+fn sent(reply: Reply) -> Value {
+    match reply {
+        Reply::Send(message) => message,
+        other => panic!("expected a message to send, got {other:?}"),
+    }
+}
+
+fn b64(text: &str) -> String {
+    base64::engine::general_purpose::STANDARD.encode(text)
+}
+
+#[test]
+fn initialize_agrees_on_a_protocol_version_and_lists_capabilities() {
+    let mut server = Server::new();
+    let known = sent(server.handle(&request(
+        "initialize",
+        json!({"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    )));
+    assert_eq!(known["result"]["protocolVersion"], "2025-03-26");
+    assert_eq!(known["result"]["serverInfo"]["name"], "sandpit");
+    assert!(known["result"]["capabilities"]["tools"].is_object());
+    let unknown = sent(server.handle(&request(
+        "initialize",
+        json!({"protocolVersion": "1999-01-01"}),
+    )));
+    assert_eq!(unknown["result"]["protocolVersion"], "2025-11-25");
+}
+
+#[test]
+fn tools_list_derives_every_schema_from_the_rust_types() {
+    let listed = sent(Server::new().handle(&request("tools/list", json!({}))));
+    let tools = listed["result"]["tools"].as_array().expect("a list");
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["run_python", "check_python", "reset_session"]);
+    let run = &tools[0];
+    assert_eq!(run["inputSchema"]["type"], "object");
+    assert_eq!(run["inputSchema"]["required"], json!(["code"]));
+    assert!(run["inputSchema"]["properties"]["files"].is_object());
+    assert_eq!(run["outputSchema"]["type"], "object");
+    assert_eq!(tools[1]["annotations"]["readOnlyHint"], true);
+    // Portable schemas: no draft marker, no numeric formats strict validators reject.
+    let text = serde_json::to_string(tools).expect("serialisable");
+    assert!(!text.contains("$schema"), "{text}");
+    assert!(!text.contains("\"uint32\""), "numeric formats are stripped");
+    for tool in Tool::ALL {
+        assert_eq!(Tool::named(tool.name()), Some(tool));
+    }
+}
+
+#[test]
+fn run_python_arguments_become_the_run_request() {
+    let call = ToolCall::parse(
+        "run_python",
+        json!({"code": "print(open('a.txt').read())", "session": "s1", "timeout_seconds": 2.5,
+               "files": [{"path": "a.txt", "text": "hé"}, {"path": "b.bin", "content_base64": "AAE="}],
+               "packages": ["sympy"]}),
+    )
+    .expect("valid");
+    let ToolCall::RunPython(request) = call else {
+        panic!("{call:?}")
+    };
+    assert_eq!(request.session, "s1");
+    assert_eq!(request.timeout_ms, Some(2500));
+    assert_eq!(request.packages, ["sympy"]);
+    assert_eq!(request.files[0].content_base64, b64("hé"));
+    assert_eq!(request.files[1].content_base64, "AAE=");
+
+    let defaults = ToolCall::parse("run_python", json!({"code": "1"})).expect("valid");
+    let ToolCall::RunPython(request) = defaults else {
+        panic!()
+    };
+    assert_eq!(request.session, DEFAULT_SESSION);
+    assert_eq!(request.timeout_ms, Some(30_000));
+    let unlimited = ToolCall::parse("run_python", json!({"code": "1", "timeout_seconds": 0}));
+    assert!(matches!(unlimited, Ok(ToolCall::RunPython(r)) if r.timeout_ms.is_none()));
+}
+
+#[test]
+fn bad_arguments_are_a_tool_error_the_model_can_read_and_unknown_tools_a_protocol_error() {
+    let mut server = Server::new();
+    for (arguments, expected) in [
+        (json!({}), "missing field `code`"),
+        (
+            json!({"code": "1", "colour": "red"}),
+            "unknown field `colour`",
+        ),
+        (
+            json!({"code": "1", "timeout_seconds": -1}),
+            "timeout_seconds must be 0",
+        ),
+        (
+            json!({"code": "1", "files": [{"path": "x", "text": "a", "content_base64": "YQ=="}]}),
+            "exactly one",
+        ),
+        (
+            json!({"code": "1", "files": [{"path": "x", "content_base64": "not base64!"}]}),
+            "not base64",
+        ),
+        (
+            json!({"code": "1", "session": " "}),
+            "session must not be empty",
+        ),
+    ] {
+        let reply = sent(server.handle(&request(
+            "tools/call",
+            json!({"name": "run_python", "arguments": arguments}),
+        )));
+        assert_eq!(reply["result"]["isError"], true, "{reply}");
+        let text = reply["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(text.contains(expected), "{text:?} should say {expected:?}");
+    }
+    let unknown = sent(server.handle(&request("tools/call", json!({"name": "rm_rf"}))));
+    assert_eq!(unknown["error"]["code"], -32602);
+    assert!(unknown["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("run_python"));
+}
+
+#[test]
+fn a_valid_call_is_handed_over_with_its_progress_token() {
+    let reply = Server::new().handle(&json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call",
+        "params": {"name": "check_python", "arguments": {"code": "import numpy"}, "_meta": {"progressToken": 7}}}));
+    assert_eq!(
+        reply,
+        Reply::Call {
+            id: json!("a"),
+            call: ToolCall::CheckPython {
+                code: "import numpy".into()
+            },
+            progress_token: Some(json!(7)),
+        }
+    );
+}
+
+#[test]
+fn malformed_messages_get_json_rpc_errors_and_notifications_get_nothing() {
+    let mut server = Server::new();
+    assert_eq!(sent(server.handle(&json!([1, 2])))["error"]["code"], -32600);
+    assert_eq!(
+        sent(server.handle(&json!("hello")))["error"]["code"],
+        -32600
+    );
+    assert_eq!(
+        sent(server.handle(&json!({"id": 3, "method": "ping"})))["error"]["code"],
+        -32600
+    );
+    let unknown = sent(server.handle(&request("sampling/createMessage", json!({}))));
+    assert_eq!(unknown["error"]["code"], -32601);
+    assert_eq!(unknown["id"], 1);
+    assert_eq!(
+        server.handle(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+        Reply::Nothing
+    );
+    assert_eq!(
+        server.handle(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}})),
+        Reply::Cancel(json!(9))
+    );
+    assert_eq!(
+        sent(server.handle(&request("ping", Value::Null)))["result"],
+        json!({})
+    );
+}
+
+fn result(value: Value) -> RunResult {
+    let mut base = json!({
+        "status": "ok", "stdout": "", "stderr": "", "output": [], "value": null, "displays": [],
+        "error": null, "exit_code": null, "duration_ms": 12.0,
+        "truncated": {"output": false, "output_bytes_total": 0, "displays": false},
+        "blocked": [], "artifacts": [], "files": [], "restored": null
+    });
+    for (key, field) in value.as_object().expect("an object") {
+        base[key] = field.clone();
+    }
+    serde_json::from_value(base).expect("a RunResult")
+}
+
+fn ran(value: Value) -> Value {
+    call_result(&ToolOutcome::Ran {
+        session: "main".into(),
+        result: Box::new(result(value)),
+    })
+}
+
+#[test]
+fn a_successful_run_is_text_with_its_output_and_value_plus_the_structured_result() {
+    let content =
+        ran(json!({"stdout": "hi\n", "value": {"repr": "42", "json": 42, "truncated": false}}));
+    assert_eq!(content["isError"], false);
+    let text = content["content"][0]["text"].as_str().expect("text");
+    assert!(text.contains("--- stdout ---\nhi"), "{text}");
+    assert!(text.contains("--- value ---\n42"), "{text}");
+    assert_eq!(content["structuredContent"]["value"]["json"], 42);
+}
+
+#[test]
+fn a_failed_run_is_an_error_result_with_the_traceback_and_hint() {
+    let content = ran(json!({"status": "error", "error": {
+        "type": "ModuleNotFoundError", "message": "No module named 'torch'", "line": 1, "column": 1,
+        "end_column": null, "source": [], "traceback": "Traceback ...\nModuleNotFoundError: No module named 'torch'",
+        "hint": {"code": "package_unavailable", "message": "use numpy"}}}));
+    assert_eq!(content["isError"], true);
+    let text = content["content"][0]["text"].as_str().expect("text");
+    assert!(text.contains("raised an exception"), "{text}");
+    assert!(text.contains("No module named 'torch'"), "{text}");
+    assert!(text.contains("--- hint ---\nuse numpy"), "{text}");
+}
+
+#[test]
+fn figures_become_images_and_files_become_resources() {
+    let svg = "<svg xmlns='http://www.w3.org/2000/svg'/>";
+    let content = ran(json!({
+    "displays": [{"text/plain": "<Figure>", "image/png": "iVBORw0KGgo="}, {"text/plain": "s", "image/svg+xml": svg}],
+    "artifacts": [
+        {"path": "out/table.csv", "size": 4, "mime": "text/csv", "content_base64": b64("a,b\n")},
+        {"path": "pic.png", "size": 3, "mime": "image/png", "content_base64": "AAEC"},
+        {"path": "big data.bin", "size": 9_000_000, "mime": "application/octet-stream", "content_base64": null}
+    ]}));
+    let blocks = content["content"].as_array().expect("blocks");
+    assert_eq!(
+        blocks[1],
+        json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})
+    );
+    assert_eq!(blocks[2]["mimeType"], "image/svg+xml");
+    assert_eq!(blocks[2]["data"], b64(svg));
+    assert_eq!(blocks[3]["type"], "resource");
+    assert_eq!(blocks[3]["resource"]["text"], "a,b\n");
+    assert_eq!(
+        blocks[3]["resource"]["uri"],
+        "sandpit://sessions/main/files/out/table.csv"
+    );
+    assert_eq!(blocks[4]["resource"]["blob"], "AAEC");
+    assert_eq!(blocks[5]["type"], "resource_link");
+    assert_eq!(
+        blocks[5]["uri"],
+        "sandpit://sessions/main/files/big%20data.bin"
+    );
+    assert_eq!(blocks[5]["size"], 9_000_000);
+}
+
+#[test]
+fn file_uris_round_trip_and_resources_read_asks_for_the_file() {
+    let uri = file_uri("my session", "dir/naïve file.txt");
+    assert_eq!(
+        parse_file_uri(&uri),
+        Some(("my session".into(), "dir/naïve file.txt".into()))
+    );
+    assert_eq!(parse_file_uri("https://example.com/x"), None);
+
+    let mut server = Server::new();
+    let reply = server.handle(&request("resources/read", json!({"uri": uri})));
+    assert!(matches!(reply, Reply::ReadFile { ref path, .. } if path == "dir/naïve file.txt"));
+    let bad = sent(server.handle(&request(
+        "resources/read",
+        json!({"uri": "file:///etc/passwd"}),
+    )));
+    assert_eq!(bad["error"]["code"], -32002);
+
+    let text = Server::resource_response(&json!(1), &uri, "a.txt", Ok(b64("hello")));
+    assert_eq!(text["result"]["contents"][0]["text"], "hello");
+    let missing = Server::resource_response(&json!(1), &uri, "a.txt", Err("no such file".into()));
+    assert!(missing["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("no such file"));
+}
+
+#[test]
+fn resources_list_shows_the_files_each_session_had_after_its_last_run() {
+    let mut server = Server::new();
+    let outcome = ToolOutcome::Ran {
+        session: "s".into(),
+        result: Box::new(result(json!({"files": [{"path": "a.csv", "size": 3}]}))),
+    };
+    server.tool_response(&json!(1), &outcome);
+    let listed = sent(server.handle(&request("resources/list", json!({}))));
+    assert_eq!(
+        listed["result"]["resources"][0]["uri"],
+        "sandpit://sessions/s/files/a.csv"
+    );
+}

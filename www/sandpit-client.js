@@ -1,0 +1,231 @@
+// Sandpit's embedding client: one ES module, no dependencies.
+//
+//   import { Sandpit } from "https://sandpit.example/sandpit-client.js";
+//   const sandpit = await Sandpit.create({ container: document.querySelector("#out") });
+//   const result = await sandpit.run("print(1)\n2 + 2", { onStdout: (text) => ... });
+//
+// It puts the widget (widget.html, from the same place as this file) in an
+// iframe and talks MCP to it over postMessage, in the wire format of the
+// iframe transport of @mcp-b/transports, so any MCP client can drive the same
+// widget. See the README ("Embedding") for every option.
+
+/** This client's version; it follows the app's. */
+export const VERSION = "0.1.0";
+
+const CHANNEL = "mcp-iframe";
+const CHECK_READY = "mcp-check-ready";
+const SERVER_READY = "mcp-server-ready";
+const PROTOCOL_VERSION = "2025-11-25";
+
+/** An error from the widget: `code` is the JSON-RPC error code when there is one. */
+export class SandpitError extends Error {
+  constructor(message, code = null) {
+    super(message);
+    this.name = "SandpitError";
+    this.code = code;
+  }
+}
+
+/** A Sandpit widget in an iframe on this page. */
+export class Sandpit {
+  /**
+   * Creates the widget and waits until it answers.
+   *
+   * - `container`: element to put the iframe in (default `document.body`).
+   * - `url`: the widget page (default: widget.html next to this file).
+   * - `theme`: "light" or "dark" (default: the system's).
+   * - `headless`: no visible widget, only the API.
+   * - `autoResize`: follow the widget's content height (default true).
+   * - `timeoutMs`: how long to wait for the widget to answer (default 30000).
+   */
+  static async create(options = {}) {
+    const sandpit = new Sandpit(options);
+    try {
+      await sandpit.#connect(options.timeoutMs ?? 30_000);
+    } catch (error) {
+      sandpit.destroy();
+      throw error;
+    }
+    return sandpit;
+  }
+
+  #iframe;
+  #origin;
+  #nextId = 1;
+  #pending = new Map();
+  #onMessage;
+  #destroyed = false;
+  /** The server's `initialize` result: its name, version and protocol version. */
+  server = null;
+
+  constructor({ container = document.body, url, theme, headless = false, autoResize = true } = {}) {
+    const page = new URL(url ?? new URL("widget.html", import.meta.url));
+    if (theme) page.searchParams.set("theme", theme);
+    if (headless) page.searchParams.set("headless", "");
+    this.#origin = page.origin;
+    this.#iframe = document.createElement("iframe");
+    this.#iframe.src = page.href;
+    this.#iframe.title = "Sandpit: Python sandbox";
+    this.#iframe.style.border = "0";
+    this.#iframe.style.width = "100%";
+    if (headless) this.#iframe.style.display = "none";
+    this.#onMessage = (event) => this.#receive(event, autoResize);
+    window.addEventListener("message", this.#onMessage);
+    container.append(this.#iframe);
+  }
+
+  /** The iframe element, to style or move. */
+  get iframe() {
+    return this.#iframe;
+  }
+
+  /**
+   * Runs Python. Resolves to the run's full result (see RunResult in the
+   * README): `status`, `stdout`, `stderr`, `value`, `displays`, `error`,
+   * `artifacts`, `files`, ... A run that raised still resolves, with
+   * `status: "error"`; only a refused or impossible call rejects.
+   *
+   * Options: `session`, `timeoutSeconds`, `files` (`[{path, text}]` or
+   * `[{path, content_base64}]`), `packages`, and callbacks `onStdout(text)`,
+   * `onStderr(text)`, `onStatus(message)` (e.g. "running", "loading packages ...").
+   */
+  async run(code, options = {}) {
+    const { session, timeoutSeconds, files, packages, onStdout, onStderr, onStatus } = options;
+    const args = { code };
+    if (session !== undefined) args.session = session;
+    if (timeoutSeconds !== undefined) args.timeout_seconds = timeoutSeconds;
+    if (files !== undefined) args.files = files;
+    if (packages !== undefined) args.packages = packages;
+    const result = await this.#call("run_python", args, { onStdout, onStderr, onStatus });
+    return result.structuredContent ?? Promise.reject(new SandpitError(textOf(result)));
+  }
+
+  /** Checks code without running it: its syntax error, and where each import comes from. */
+  async check(code) {
+    return this.#structured(await this.#call("check_python", { code }));
+  }
+
+  /** Forgets a session's variables (default session "main"); its files stay. */
+  async reset(session) {
+    return this.#structured(await this.#call("reset_session", session === undefined ? {} : { session }));
+  }
+
+  /**
+   * Reads a file from a session's working directory (files the code wrote).
+   * Resolves to `{ mimeType, text }` for text, `{ mimeType, bytes }` otherwise.
+   */
+  async readFile(path, { session = "main" } = {}) {
+    const encode = (part) => encodeURIComponent(part);
+    const uri = `sandpit://sessions/${encode(session)}/files/${path.split("/").map(encode).join("/")}`;
+    const { contents } = await this.#request("resources/read", { uri });
+    const [content] = contents;
+    if (content.text !== undefined) return { mimeType: content.mimeType, text: content.text };
+    const bytes = Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0));
+    return { mimeType: content.mimeType, bytes };
+  }
+
+  /** Removes the widget; pending calls reject. */
+  destroy() {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    window.removeEventListener("message", this.#onMessage);
+    this.#iframe.remove();
+    for (const { reject } of this.#pending.values()) reject(new SandpitError("the Sandpit widget was destroyed"));
+    this.#pending.clear();
+  }
+
+  async #connect(timeoutMs) {
+    const ready = new Promise((resolve) => (this.#serverReady = resolve));
+    this.#iframe.addEventListener("load", () => this.#post(CHECK_READY));
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(
+        () => reject(new SandpitError(`the Sandpit widget at ${this.#origin} did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([ready, timeout]);
+      this.server = await Promise.race([
+        this.#request("initialize", {
+          protocolVersion: PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: "sandpit-client", version: VERSION },
+        }),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+    this.#post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+
+  #serverReady = () => {};
+
+  #structured(result) {
+    if (result.isError) throw new SandpitError(textOf(result));
+    return result.structuredContent;
+  }
+
+  #call(name, args, listeners = {}) {
+    const progressToken = `p${this.#nextId}`;
+    return this.#request("tools/call", { name, arguments: args, _meta: { progressToken } }, listeners);
+  }
+
+  #request(method, params, listeners = {}) {
+    if (this.#destroyed) return Promise.reject(new SandpitError("the Sandpit widget was destroyed"));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, listeners });
+      this.#post({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  #post(payload) {
+    this.#iframe.contentWindow?.postMessage(
+      { channel: CHANNEL, type: "mcp", direction: "client-to-server", payload },
+      this.#origin,
+    );
+  }
+
+  #receive(event, autoResize) {
+    if (event.source !== this.#iframe.contentWindow || event.origin !== this.#origin) return;
+    const data = event.data;
+    if (data?.channel !== CHANNEL) return;
+    if (data.type === "sandpit" && data.event === "resize") {
+      if (autoResize) this.#iframe.style.height = `${data.height}px`;
+      return;
+    }
+    if (data.type !== "mcp" || data.direction !== "server-to-client") return;
+    const message = data.payload;
+    if (message === SERVER_READY) {
+      this.#serverReady();
+      return;
+    }
+    if (message?.method === "notifications/message") {
+      const { requestId, stream, text } = message.params?.data ?? {};
+      const listeners = this.#pending.get(requestId)?.listeners;
+      if (stream === "stdout") listeners?.onStdout?.(text);
+      if (stream === "stderr") listeners?.onStderr?.(text);
+      return;
+    }
+    if (message?.method === "notifications/progress") {
+      const id = Number(String(message.params?.progressToken).slice(1));
+      this.#pending.get(id)?.listeners.onStatus?.(message.params.message);
+      return;
+    }
+    const pending = this.#pending.get(message?.id);
+    if (!pending) return;
+    this.#pending.delete(message.id);
+    if (message.error) pending.reject(new SandpitError(message.error.message, message.error.code));
+    else pending.resolve(message.result);
+  }
+}
+
+/** The text blocks of a tool result, joined. */
+function textOf(result) {
+  return (result.content ?? [])
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("\n");
+}
