@@ -190,6 +190,24 @@ describe("the JS client", () => {
   });
 });
 
+describe("a headless widget", () => {
+  test("shows nothing, still runs, and destroy() removes it and rejects what was pending", async () => {
+    const sandpit = await openHost(host);
+    await createWidget(sandpit.page, { headless: true });
+    const out = await sandpit.page.evaluate(async () => {
+      const s = window.sandpit;
+      const hidden = getComputedStyle(s.iframe).display === "none";
+      const ran = await s.run("1 + 1");
+      const pending = s.run("import time\ntime.sleep(30)").catch((error) => error.message);
+      s.destroy();
+      return { hidden, ran: ran.value.repr, pending: await pending, attached: s.iframe.isConnected };
+    });
+    assert.deepEqual(out, { hidden: true, ran: "2", pending: "the Sandpit widget was destroyed", attached: false });
+    assert.deepEqual(sandpit.errors, []);
+    await sandpit.close();
+  });
+});
+
 describe("the official MCP SDK client over postMessage", () => {
   let sandpit;
   before(async () => {
