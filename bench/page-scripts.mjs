@@ -100,7 +100,7 @@ export function installSandpitDriver() {
   const text = (entry, id) => entry.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
   const describe = (entry, started, finished) => {
     const phase = entry.dataset.phase;
-    const json = text(entry, "result-json");
+    const pythonMs = entry.querySelector('[data-testid="duration"]')?.dataset.ms;
     const { runPostedAt, doneAt } = window.__benchSandpit;
     const split = runPostedAt >= started && doneAt >= runPostedAt;
     return {
@@ -109,7 +109,7 @@ export function installSandpitDriver() {
       error: phase === "ok" ? null : [text(entry, "error-type"), text(entry, "error-message"), text(entry, "failure")].filter(Boolean).join(": "),
       value: text(entry, "value")?.replace(/^→ /, "") ?? null,
       outputChars: [...entry.querySelectorAll('[data-testid="output"] > span')].reduce((n, span) => n + span.textContent.length, 0),
-      pythonMs: json ? JSON.parse(json).duration_ms ?? null : null,
+      pythonMs: pythonMs === undefined ? null : Number(pythonMs),
       // Page until the request leaves, worker and messaging, page again until rendered.
       parts: split ? { submit: runPostedAt - started, worker: doneAt - runPostedAt, render: finished - doneAt } : null,
     };

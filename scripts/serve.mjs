@@ -111,7 +111,14 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
         response.end(request.method === "HEAD" ? undefined : body);
         return;
       }
-      response.writeHead(200, { ...headers, "Content-Length": info.size });
+      // Revalidation instead of a second download: the page, its spare
+      // worker and the service worker all ask for Pyodide's files.
+      const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+      if (request.headers["if-none-match"] === etag) {
+        response.writeHead(304, { ...headers, ETag: etag }).end();
+        return;
+      }
+      response.writeHead(200, { ...headers, ETag: etag, "Content-Length": info.size });
       if (request.method === "HEAD") {
         response.end();
         return;

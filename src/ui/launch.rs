@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use super::{now_ms, LiveBuffer, RunEntry, RunPhase, SharedRuntime};
 use crate::protocol::RunRequest;
 use crate::runtime::RunEvent;
+use crate::storage::KEPT_RUNS;
 
 /// Queues `request`, adds its entry to `runs`, and keeps the entry's phase
 /// and live output up to date; `observe` also hears every event (a tool
@@ -46,7 +47,7 @@ pub fn launch(
     let inputs = StoredValue::new(request.files.iter().map(|f| f.path.clone()).collect());
     let (id, pending) = runtime.with_value(|runtime| runtime.run(request, on_event));
     let entry = RunEntry {
-        seq: runs.with_untracked(Vec::len),
+        seq: runs.with_untracked(|runs| runs.last().map_or(0, |last| last.seq + 1)),
         id,
         code,
         session,
@@ -55,12 +56,33 @@ pub fn launch(
         live,
         earlier: false,
     };
-    runs.update(|r| r.push(entry));
+    runs.update(|runs| {
+        runs.push(entry);
+        forget_oldest(runs);
+    });
     let finished = async move {
         phase.set(match pending.await {
             Ok(result) => RunPhase::Finished(result),
             Err(error) => RunPhase::Failed(error.to_string()),
         });
+        // Runs that were still active when the list last grew may go now.
+        if runs.with_untracked(|runs| runs.len() > KEPT_RUNS as usize) {
+            runs.update(forget_oldest);
+        }
     };
     (entry, finished)
+}
+
+/// Drops the oldest finished runs beyond what storage keeps
+/// ([`KEPT_RUNS`]): the page shows what a reload would bring back, and a
+/// long session's cost per run and memory stay flat.
+fn forget_oldest(runs: &mut Vec<RunEntry>) {
+    let mut excess = runs.len().saturating_sub(KEPT_RUNS as usize);
+    runs.retain(|entry| {
+        let drop = excess > 0 && !entry.phase.with_untracked(RunPhase::is_active);
+        if drop {
+            excess -= 1;
+        }
+        !drop
+    });
 }

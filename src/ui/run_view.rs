@@ -32,7 +32,8 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
         },
         RunPhase::Failed(_) => "failed",
     };
-    let body = move || match entry.phase.get() {
+    let body = move || {
+        match entry.phase.get() {
         RunPhase::Queued => {
             view! { <p class="run-note">"Queued: runs when Python is ready"</p> }.into_any()
         }
@@ -54,12 +55,14 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
         .into_any(),
         RunPhase::Running { .. } => view! { <Output chunks=entry.live.get() /> }.into_any(),
         RunPhase::Finished(result) => {
-            view! { <Finished result=*result session=entry.session.get_value() /> }.into_any()
+            view! { <Finished result=*result session=entry.session.get_value() phase=entry.phase /> }
+                .into_any()
         }
         RunPhase::Failed(message) => view! {
             <div class="run-error" data-testid="failure">{message}</div>
         }
         .into_any(),
+    }
     };
     view! {
         <article class="run" data-testid="run-entry" data-phase=phase_name data-earlier=entry.earlier.to_string()>
@@ -123,8 +126,15 @@ fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
 /// A finished run: output, a truncation marker, the value or the error, the
 /// duration, and the whole structured result as JSON (what a model receives).
 #[component]
-fn Finished(result: RunResult, session: String) -> impl IntoView {
-    let as_json = serde_json::to_string_pretty(&result).unwrap_or_default();
+fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> impl IntoView {
+    // Written out only when opened: a long history would otherwise hold every result twice.
+    let as_json = move || {
+        phase.with_untracked(|phase| match phase {
+            RunPhase::Finished(result) => serde_json::to_string_pretty(result).unwrap_or_default(),
+            _ => String::new(),
+        })
+    };
+    let json_open = RwSignal::new(false);
     let kept: usize = result.output.iter().map(|c| c.text.len()).sum();
     let truncated = result.truncated.output.then(|| {
         view! {
@@ -182,12 +192,26 @@ fn Finished(result: RunResult, session: String) -> impl IntoView {
         {artifacts}
         {restored}
         {exit}
-        <div class="run-meta" data-testid="duration">{format::duration_ms(result.duration_ms)}</div>
-        <details class="result-json">
-            <summary>"Result as JSON"</summary>
-            <pre data-testid="result-json">{as_json}</pre>
+        <div class="run-meta" data-testid="duration" data-ms=result.duration_ms>
+            {format::duration_ms(result.duration_ms)}
+        </div>
+        <details class="result-json" on:toggle=move |event| json_open.set(details_open(&event))>
+            <summary data-testid="result-json-toggle">"Result as JSON"</summary>
+            <Show when=move || json_open.get()>
+                <pre data-testid="result-json">
+                    {as_json}
+                </pre>
+            </Show>
         </details>
     }
+}
+
+/// Whether the `<details>` a toggle event came from is open now.
+fn details_open(event: &leptos::ev::Event) -> bool {
+    event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+        .is_some_and(|details| details.open())
 }
 
 /// A file the run wrote: a download link when its bytes came back with the

@@ -319,6 +319,15 @@ export class SandpitPage {
       index,
       { timeout: RUN_TIMEOUT_MS },
     );
+    // The structured result is written out only when its panel is opened.
+    await this.page.evaluate((n) => {
+      const details = document.querySelectorAll('[data-testid="run-entry"]')[n].querySelector(".result-json");
+      if (details) details.open = true;
+    }, index);
+    await this.page.waitForFunction((n) => {
+      const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
+      return !entry.querySelector(".result-json") || entry.querySelector('[data-testid="result-json"]');
+    }, index);
     return this.page.evaluate((n) => {
       const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
       const text = (id) => entry.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
