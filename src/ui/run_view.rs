@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 
 use super::download;
 use super::rich::RichOutput;
