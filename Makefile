@@ -37,9 +37,10 @@ e2e:
 bench: setup-test build
 	node bench/run.mjs
 
-## schema: regenerate tests/fixtures/protocol.schema.json from src/protocol.rs
+## schema: regenerate tests/fixtures/protocol.schema.json from src/protocol.rs and src/tools.json from src/tools.rs
 schema:
-	SANDPIT_BLESS=1 cargo test --test protocol
+	SANDPIT_BLESS=1 cargo test --test protocol the_committed_schema
+	SANDPIT_BLESS=1 cargo test --test mcp the_shipped_tool_descriptors
 
 clean:
 	rm -rf dist target

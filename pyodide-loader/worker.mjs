@@ -281,10 +281,14 @@ async function loadPackages(id, request) {
   };
   await countingDownloads(report, async () => {
     const options = { messageCallback: listen, errorCallback: listen };
-    try {
-      await pyodide.loadPackagesFromImports(request.code, options);
-    } catch {
-      // Code that does not parse: the runner reports the SyntaxError.
+    // Finding imports parses the code in Python: code without the word
+    // `import` has none, and most runs a model makes are like that.
+    if (/\bimport\b/.test(request.code)) {
+      try {
+        await pyodide.loadPackagesFromImports(request.code, options);
+      } catch {
+        // Code that does not parse: the runner reports the SyntaxError.
+      }
     }
     if (request.packages.length > 0) {
       await pyodide.loadPackage(request.packages, options);

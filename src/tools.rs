@@ -102,7 +102,22 @@ impl Tool {
     }
 
     /// The tool as MCP's `tools/list` describes it; WebMCP takes the same fields.
+    ///
+    /// Read from src/tools.json, which holds [`Tool::generated_descriptor`]
+    /// for every tool (`make schema` writes it; a native test fails when it
+    /// is stale): shipping the JSON rather than its generator keeps schemars
+    /// out of the app's wasm.
     pub fn descriptor(self) -> Value {
+        let shipped: Value = serde_json::from_str(SHIPPED_DESCRIPTORS).unwrap_or_default();
+        shipped
+            .as_array()
+            .and_then(|tools| tools.iter().find(|tool| tool["name"] == self.name()))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The tool's descriptor generated from its Rust types.
+    pub fn generated_descriptor(self) -> Value {
         serde_json::json!({
             "name": self.name(),
             "title": self.title(),
@@ -119,6 +134,9 @@ impl Tool {
         })
     }
 }
+
+/// Every tool's descriptor, generated from the types in this module.
+pub const SHIPPED_DESCRIPTORS: &str = include_str!("tools.json");
 
 /// A JSON Schema for `T` that every JSON Schema validator the tool surfaces
 /// use accepts: draft-07 (what MCP clients validate with), without `$schema`

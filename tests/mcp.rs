@@ -42,6 +42,26 @@ fn initialize_agrees_on_a_protocol_version_and_lists_capabilities() {
     assert_eq!(unknown["result"]["protocolVersion"], "2025-11-25");
 }
 
+const SHIPPED_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tools.json");
+
+#[test]
+fn the_shipped_tool_descriptors_match_the_rust_types() {
+    let generated = Value::Array(Tool::ALL.map(Tool::generated_descriptor).to_vec());
+    let text = serde_json::to_string_pretty(&generated).expect("serialisable") + "\n";
+    if std::env::var_os("SANDPIT_BLESS").is_some() {
+        // The build embedded the old file: the next build ships the new one.
+        std::fs::write(SHIPPED_FILE, &text).expect("src/tools.json is writable");
+        return;
+    }
+    assert!(
+        std::fs::read_to_string(SHIPPED_FILE).unwrap_or_default() == text,
+        "src/tools.json is out of date with src/tools.rs; regenerate it with `make schema`"
+    );
+    for tool in Tool::ALL {
+        assert_eq!(tool.descriptor(), tool.generated_descriptor());
+    }
+}
+
 #[test]
 fn tools_list_derives_every_schema_from_the_rust_types() {
     let listed = sent(Server::new().handle(&request("tools/list", json!({}))));
