@@ -3,12 +3,14 @@
 //! The host page (this crate, compiled to wasm32) talks to Pyodide in a module
 //! worker. [`protocol`] is the single definition of what crosses that boundary,
 //! [`runtime`] owns the worker, and [`ui`] wires it to the page. [`storage`]
-//! keeps the user's work across reloads and [`pwa`] is the page's side of the
-//! service worker (offline, updates, install).
+//! keeps the user's work across reloads ([`kept_files`] decides which of each
+//! session's files) and [`pwa`] is the page's side of the service worker
+//! (offline, updates, install).
 #![deny(clippy::unwrap_used)]
 
 pub mod format;
 mod js_error;
+pub mod kept_files;
 pub mod mcp;
 pub mod protocol;
 pub mod pwa;

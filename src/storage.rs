@@ -1,10 +1,10 @@
 //! The user's work across reloads: the workspace (sessions, the current one,
-//! each session's code) and the history of finished runs.
+//! each session's code), the history of finished runs, and each session's
+//! files (which ones, within which limits: [`crate::kept_files`]).
 //!
 //! It lives in the page's IndexedDB through `www/storage.js`, which only moves
 //! plain objects; the record shapes are defined here. Components call this module
 //! and never IndexedDB, and the Python worker is never handed the database.
-//! Files written from Python are not kept yet: they arrive with the files issue.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use crate::js_error;
+use crate::kept_files::Refusal;
 use crate::protocol::{RunResult, DEFAULT_SESSION};
 
 /// Finished runs kept; the oldest are dropped beyond this. Each result is
@@ -27,6 +28,16 @@ extern "C" {
     async fn js_save_workspace(workspace: JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = addRun)]
     async fn js_add_run(run: JsValue, keep: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = saveFiles)]
+    async fn js_save_files(
+        session: &str,
+        files: JsValue,
+        deletes: Vec<String>,
+    ) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = forgetFiles)]
+    async fn js_forget_files(session: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = readFile)]
+    async fn js_read_file(session: &str, path: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = clearAll)]
     async fn js_clear_all() -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = estimate)]
@@ -136,6 +147,30 @@ pub struct StoredRun {
     pub outcome: StoredOutcome,
 }
 
+/// A file of a session's working directory as kept across reloads.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct StoredFile {
+    /// The session.
+    pub session: String,
+    /// Path relative to its working directory.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Its bytes, or why they are not kept.
+    pub kept: Kept,
+}
+
+/// A stored file's bytes, or why there are none.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum Kept {
+    /// The bytes, base64: the form the protocol carries them in both ways,
+    /// so keeping and restoring a file converts nothing (at a third more space).
+    Content(String),
+    /// Not kept, for this reason; the record remains so the user is told.
+    Refused(Refusal),
+}
+
 /// Everything saved, as read back.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Saved {
@@ -143,6 +178,8 @@ pub struct Saved {
     pub workspace: Option<Workspace>,
     /// Finished runs, oldest first.
     pub runs: Vec<StoredRun>,
+    /// Every session's files.
+    pub files: Vec<StoredFile>,
     /// Records that could not be read (written by another version) and were skipped.
     pub unreadable: usize,
 }
@@ -153,25 +190,33 @@ impl Saved {
     pub fn gather(
         workspace: Option<Option<Workspace>>,
         runs: impl IntoIterator<Item = Option<StoredRun>>,
+        files: impl IntoIterator<Item = Option<StoredFile>>,
     ) -> Self {
         let mut unreadable = usize::from(matches!(workspace, Some(None)));
         let workspace = workspace.flatten().map(|mut workspace| {
             workspace.repair();
             workspace
         });
-        let runs = runs
-            .into_iter()
-            .filter_map(|run| {
-                unreadable += usize::from(run.is_none());
-                run
-            })
-            .collect();
+        let runs = readable(runs, &mut unreadable);
+        let files = readable(files, &mut unreadable);
         Self {
             workspace,
             runs,
+            files,
             unreadable,
         }
     }
+}
+
+/// The records that could be read, counting the others into `unreadable`.
+fn readable<T>(records: impl IntoIterator<Item = Option<T>>, unreadable: &mut usize) -> Vec<T> {
+    records
+        .into_iter()
+        .filter_map(|record| {
+            *unreadable += usize::from(record.is_none());
+            record
+        })
+        .collect()
 }
 
 /// Storage used by the whole origin, in bytes.
@@ -195,6 +240,8 @@ struct RawSaved {
     workspace: JsValue,
     #[serde(with = "serde_wasm_bindgen::preserve")]
     runs: js_sys::Array,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    files: js_sys::Array,
 }
 
 /// Reads everything saved.
@@ -202,7 +249,11 @@ pub async fn load() -> Result<Saved, StorageError> {
     let raw: RawSaved =
         serde_wasm_bindgen::from_value(js_load_all().await?).map_err(StorageError::format)?;
     let workspace = (!raw.workspace.is_null()).then(|| decode(raw.workspace));
-    Ok(Saved::gather(workspace, raw.runs.iter().map(decode)))
+    Ok(Saved::gather(
+        workspace,
+        raw.runs.iter().map(decode),
+        raw.files.iter().map(decode),
+    ))
 }
 
 /// Replaces the saved workspace.
@@ -217,7 +268,34 @@ pub async fn add_run(run: &StoredRun) -> Result<(), StorageError> {
     Ok(())
 }
 
-/// Deletes the workspace and the history.
+/// Writes `files` of `session` and deletes its records at `deletes`, in one transaction.
+pub async fn save_files(
+    session: &str,
+    files: &[StoredFile],
+    deletes: Vec<String>,
+) -> Result<(), StorageError> {
+    js_save_files(session, encode(&files)?, deletes).await?;
+    Ok(())
+}
+
+/// Deletes every file record of `session`.
+pub async fn forget_files(session: &str) -> Result<(), StorageError> {
+    js_forget_files(session).await?;
+    Ok(())
+}
+
+/// A kept file's bytes, base64; `None` when it is not kept.
+pub async fn read_file(session: &str, path: &str) -> Result<Option<String>, StorageError> {
+    let record: Option<StoredFile> =
+        serde_wasm_bindgen::from_value(js_read_file(session, path).await?)
+            .map_err(StorageError::format)?;
+    Ok(record.and_then(|file| match file.kept {
+        Kept::Content(content) => Some(content),
+        Kept::Refused(_) => None,
+    }))
+}
+
+/// Deletes the workspace, the history and the files.
 pub async fn clear() -> Result<(), StorageError> {
     js_clear_all().await?;
     Ok(())

@@ -1,8 +1,9 @@
 //! The saved workspace's rules: what each session shows, what survives a
 //! deleted session, and what a damaged or foreign record turns into.
 
+use sandpit::kept_files::Refusal;
 use sandpit::protocol::DEFAULT_SESSION;
-use sandpit::storage::{Saved, StoredOutcome, StoredRun, Workspace};
+use sandpit::storage::{Kept, Saved, StoredFile, StoredOutcome, StoredRun, Workspace};
 
 fn names(workspace: &Workspace) -> Vec<&str> {
     workspace.sessions.iter().map(String::as_str).collect()
@@ -51,18 +52,29 @@ fn gathering_skips_unreadable_records_and_repairs_the_workspace() {
         code: "1".into(),
         outcome: StoredOutcome::Failed("no Python".into()),
     };
-    let saved = Saved::gather(Some(Some(damaged)), [None, Some(run.clone()), None]);
-    assert_eq!(saved.unreadable, 2);
+    let file = StoredFile {
+        session: "a".into(),
+        path: "data.csv".into(),
+        size: 3,
+        kept: Kept::Content("YWJj".into()),
+    };
+    let saved = Saved::gather(
+        Some(Some(damaged)),
+        [None, Some(run.clone()), None],
+        [Some(file.clone()), None],
+    );
+    assert_eq!(saved.unreadable, 3);
     assert_eq!(saved.runs, [run]);
+    assert_eq!(saved.files, [file]);
     let workspace = saved.workspace.expect("the workspace is kept");
     assert_eq!(
         workspace.current, "a",
         "the current session is one that exists"
     );
 
-    let nothing = Saved::gather(None, []);
+    let nothing = Saved::gather(None, [], []);
     assert_eq!(nothing, Saved::default());
-    assert_eq!(Saved::gather(Some(None), []).unreadable, 1);
+    assert_eq!(Saved::gather(Some(None), [], []).unreadable, 1);
 }
 
 #[test]
@@ -78,4 +90,34 @@ fn a_saved_run_keeps_its_result_through_a_round_trip() {
         serde_json::from_value::<StoredRun>(json).expect("reads back"),
         run
     );
+}
+
+#[test]
+fn a_stored_file_record_is_its_bytes_or_why_not() {
+    let kept = StoredFile {
+        session: "main".into(),
+        path: "out/data.csv".into(),
+        size: 3,
+        kept: Kept::Content("YWJj".into()),
+    };
+    let json = serde_json::to_value(&kept).expect("serialises");
+    assert_eq!(json["kept"]["content"], "YWJj");
+    let refused = StoredFile {
+        kept: Kept::Refused(Refusal::Failed {
+            message: "quota".into(),
+        }),
+        ..kept.clone()
+    };
+    let json = serde_json::to_value(&refused).expect("serialises");
+    assert_eq!(
+        json["kept"]["refused"],
+        serde_json::json!({"kind": "failed", "message": "quota"})
+    );
+    for file in [kept, refused] {
+        let json = serde_json::to_value(&file).expect("serialises");
+        assert_eq!(
+            serde_json::from_value::<StoredFile>(json).expect("reads back"),
+            file
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! Files in: attach by drag-and-drop or a picker (sent with the next run).
-//! Files out: the session's working directory as the last run left it.
+//! Files out: the session's working directory as the last run left it, each
+//! file with a download and whether it is kept across reloads.
 
 use base64::Engine;
 use leptos::ev::DragEvent;
@@ -9,15 +10,17 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, FileList, HtmlInputElement};
 
-use super::{RunEntry, RunPhase};
+use super::download;
+use super::file_keeper::FileKeeper;
 use crate::format;
-use crate::protocol::{FileEntry, InputFile};
+use crate::kept_files::{Keeping, KeptFile};
+use crate::protocol::InputFile;
 
 /// Attached files waiting for the next run, and the session's files.
 #[component]
 pub fn FilesPanel(
     attached: RwSignal<Vec<InputFile>>,
-    runs: RwSignal<Vec<RunEntry>>,
+    files: FileKeeper,
     session: RwSignal<String>,
 ) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
@@ -48,20 +51,6 @@ pub fn FilesPanel(
         if let Some(input) = input {
             input.set_value("");
         }
-    };
-    // The working directory as the session's latest finished run left it.
-    let session_files = move || -> Vec<FileEntry> {
-        let name = session.get();
-        runs.with(|runs| {
-            runs.iter()
-                .rev()
-                .filter(|e| e.session.with_value(|s| *s == name))
-                .find_map(|e| match e.phase.get() {
-                    RunPhase::Finished(result) => Some(result.files),
-                    _ => None,
-                })
-                .unwrap_or_default()
-        })
     };
 
     view! {
@@ -103,16 +92,60 @@ pub fn FilesPanel(
             {move || error.get().map(|e| view! { <div class="status-error" data-testid="file-error">{e}</div> })}
             <details class="session-files" open>
                 <summary>"Session files"</summary>
+                {move || files.restore_failure().map(|e| view! { <div class="status-error" data-testid="restore-failure">{e}</div> })}
                 <ul data-testid="session-files">
                     {move || {
-                        session_files()
+                        let name = session.get();
+                        files
+                            .files(&name)
                             .into_iter()
-                            .map(|f| view! { <li>{format!("{} ({})", f.path, format::bytes(f.size))}</li> })
+                            .map(|file| view! { <SessionFile file session=name.clone() files /> })
                             .collect_view()
                     }}
                 </ul>
             </details>
         </section>
+    }
+}
+
+/// One file of the session: its size, a download, and whether it survives a reload.
+#[component]
+fn SessionFile(file: KeptFile, session: String, files: FileKeeper) -> impl IntoView {
+    let failed = RwSignal::new(None::<String>);
+    let (state, note) = match &file.keeping {
+        Keeping::Saving => ("saving", None),
+        Keeping::Kept => ("kept", None),
+        Keeping::NotKept(why) => ("not-kept", Some(format!("not kept across reloads: {why}"))),
+        Keeping::Lost(why) => (
+            "lost",
+            Some(format!("not kept from the earlier visit: {why}")),
+        ),
+    };
+    let label = format!("{} ({})", file.path, format::bytes(file.size));
+    let path = file.path.clone();
+    let gone = matches!(file.keeping, Keeping::Lost(_));
+    let fetch_and_save = move |_| {
+        let (file, session) = (file.clone(), session.clone());
+        spawn_local(async move {
+            let saved = match files.content(session, file.clone()).await {
+                Ok(content) => download::save(&file.path, "application/octet-stream", &content),
+                Err(error) => Err(error),
+            };
+            failed.set(saved.err());
+        });
+    };
+    view! {
+        <li data-testid="session-file" data-path=path data-keeping=state>
+            {label}
+            {(!gone).then(|| view! {
+                " "
+                <button class="file-download" data-testid="download-file" on:click=fetch_and_save>
+                    "Download"
+                </button>
+            })}
+            {note.map(|note| view! { " " <span class="file-note" data-testid="file-note">{note}</span> })}
+            {move || failed.get().map(|e| view! { " " <span class="status-error">{e}</span> })}
+        </li>
     }
 }
 

@@ -44,12 +44,14 @@ pub fn launch(
     };
     let code = StoredValue::new(request.code.clone());
     let session = StoredValue::new(request.session.clone());
+    let inputs = StoredValue::new(request.files.iter().map(|f| f.path.clone()).collect());
     let (id, pending) = runtime.with_value(|runtime| runtime.run(request, on_event));
     let entry = RunEntry {
         seq: runs.with_untracked(|runs| runs.last().map_or(0, |last| last.seq + 1)),
         id,
         code,
         session,
+        inputs,
         phase,
         live,
         earlier: false,

@@ -4,7 +4,9 @@
 //! worker, the service worker or IndexedDB.
 
 mod agents;
+mod download;
 mod editor;
+mod file_keeper;
 mod files;
 mod launch;
 mod mcp_session;
@@ -88,6 +90,9 @@ pub struct RunEntry {
     pub code: StoredValue<String>,
     /// The session it ran in.
     pub session: StoredValue<String>,
+    /// Paths of the files sent with it: its result does not report them as
+    /// changed, yet they may replace files kept from before.
+    pub inputs: StoredValue<Vec<String>>,
     /// Where it is.
     pub phase: RwSignal<RunPhase>,
     /// Output streamed while it runs.
@@ -198,12 +203,16 @@ pub fn App() -> impl IntoView {
     let names = RwSignal::new(vec![DEFAULT_SESSION.to_owned()]);
     let runs = RwSignal::new(Vec::<RunEntry>::new());
     let attached = RwSignal::new(Vec::new());
-    let persistence = Persistence::start(PageState {
-        code,
-        session,
-        names,
-        runs,
-    });
+    let persistence = Persistence::start(
+        PageState {
+            code,
+            session,
+            names,
+            runs,
+        },
+        runtime,
+    );
+    let files = persistence.files();
     let pwa = watch_pwa();
     let relay = agents::offer_tools(ToolHost {
         runtime,
@@ -283,14 +292,14 @@ pub fn App() -> impl IntoView {
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.
             <Show when=move || persistence.restored()>
-                <SessionBar runtime session names />
+                <SessionBar runtime session names files />
                 <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
                 <Show when=move || notice.with(Option::is_some)>
                     <p class="notice status-error" data-testid="run-notice">
                         {move || notice.get()}
                     </p>
                 </Show>
-                <FilesPanel attached runs session />
+                <FilesPanel attached files session />
                 <SaveState persistence />
                 <StatusLine status runs />
                 <RunList runs />

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
+use super::download;
 use super::rich::RichOutput;
 use super::{RunEntry, RunPhase, SharedRuntime};
 use crate::format;
@@ -224,14 +225,9 @@ fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
         artifact.mime,
         format::bytes(artifact.size)
     );
-    let file_name = artifact
-        .path
-        .rsplit('/')
-        .next()
-        .unwrap_or_default()
-        .to_owned();
     match artifact.content_base64 {
         Some(content) => {
+            let file_name = download::file_name(&artifact.path).to_owned();
             let href = format!("data:{};base64,{content}", artifact.mime);
             view! {
                 <li data-testid="artifact" data-path=artifact.path.clone()>
@@ -244,16 +240,16 @@ fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
             let runtime = use_context::<SharedRuntime>();
             let failed = RwSignal::new(None::<String>);
             let (path, mime) = (artifact.path.clone(), artifact.mime.clone());
-            let download = move |_| {
+            let fetch_and_save = move |_| {
                 let Some(pending) =
                     runtime.map(|runtime| runtime.with_value(|r| r.read_file(&session, &path)))
                 else {
                     return;
                 };
-                let (name, mime) = (file_name.clone(), mime.clone());
+                let (path, mime) = (path.clone(), mime.clone());
                 spawn_local(async move {
                     let saved = match pending.await {
-                        Ok(content) => save_download(&name, &mime, &content),
+                        Ok(content) => download::save(&path, &mime, &content),
                         Err(error) => Err(error.to_string()),
                     };
                     failed.set(saved.err());
@@ -263,38 +259,13 @@ fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
                 <li data-testid="artifact" data-path=artifact.path.clone()>
                     {label}
                     " "
-                    <button data-testid="download" on:click=download>"Download"</button>
+                    <button data-testid="download" on:click=fetch_and_save>"Download"</button>
                     {move || failed.get().map(|e| view! { <span class="status-error">{e}</span> })}
                 </li>
             }
             .into_any()
         }
     }
-}
-
-/// Hands `content` (base64) to the browser as a file download.
-fn save_download(name: &str, mime: &str, content: &str) -> Result<(), String> {
-    use base64::Engine;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(content)
-        .map_err(|e| e.to_string())?;
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-        .map_err(|_| "the browser refused the download".to_owned())?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)
-        .map_err(|_| "the browser refused the download".to_owned())?;
-    let anchor = document()
-        .create_element("a")
-        .map_err(|_| "the browser refused the download".to_owned())?
-        .unchecked_into::<web_sys::HtmlAnchorElement>();
-    anchor.set_href(&url);
-    anchor.set_download(name);
-    anchor.click();
-    // The download has its own reference now; the URL is no longer needed.
-    let _ = web_sys::Url::revoke_object_url(&url);
-    Ok(())
 }
 
 /// Says that the sandbox restarted and what came back.

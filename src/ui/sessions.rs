@@ -3,15 +3,18 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::file_keeper::FileKeeper;
 use super::SharedRuntime;
 use crate::protocol::DEFAULT_SESSION;
 
 /// Sessions have isolated globals; runs go to the one picked here, from `names`.
+/// Reset and Delete also drop the session's kept `files`.
 #[component]
 pub fn SessionBar(
     runtime: SharedRuntime,
     session: RwSignal<String>,
     names: RwSignal<Vec<String>>,
+    files: FileKeeper,
 ) -> impl IntoView {
     let draft = RwSignal::new(String::new());
     let notice = RwSignal::new(None::<String>);
@@ -34,6 +37,7 @@ pub fn SessionBar(
     let clear = move |forget: bool| {
         let name = session.get_untracked();
         let pending = runtime.with_value(|runtime| runtime.clear_session(&name, forget));
+        files.forget(&name);
         if forget {
             names.update(|n| n.retain(|s| *s != name));
             let first = names.with_untracked(|n| n.first().cloned());
@@ -42,7 +46,7 @@ pub fn SessionBar(
         spawn_local(async move {
             notice.set(Some(match pending.await {
                 Ok(()) if forget => format!("Session “{name}” was deleted."),
-                Ok(()) => format!("Session “{name}” was reset: its variables are gone."),
+                Ok(()) => format!("Session “{name}” was reset: its variables and files are gone."),
                 Err(error) => format!("Could not clear “{name}”: {error}"),
             }));
         });

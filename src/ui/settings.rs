@@ -62,7 +62,7 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
                     }
                 >
                     <span class="confirm">
-                        "Delete the saved code and run history? The offline copy of the app stays. "
+                        "Delete the saved code, files and run history? The offline copy of the app stays. "
                         <button data-testid="confirm-clear-data" on:click=clear>
                             "Delete"
                         </button>

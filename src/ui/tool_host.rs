@@ -21,7 +21,7 @@ pub struct ToolHost {
     pub runtime: SharedRuntime,
     /// The page's run list.
     pub runs: RwSignal<Vec<RunEntry>>,
-    /// Keeps finished runs across reloads, where the page does.
+    /// Keeps finished runs and the sessions' files across reloads, where the page does.
     pub persistence: Option<Persistence>,
 }
 
@@ -62,6 +62,9 @@ impl ToolHost {
                 })
             }
             ToolCall::ResetSession { session } => {
+                if let Some(persistence) = self.persistence {
+                    persistence.files().forget(&session);
+                }
                 let cleared = self
                     .runtime
                     .with_value(|runtime| runtime.clear_session(&session, false));

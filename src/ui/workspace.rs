@@ -1,12 +1,14 @@
-//! Keeps the user's work across reloads: puts back the saved sessions, code
-//! and run history when the page starts, then saves the workspace on every
-//! change and each run when it finishes. Storage itself is [`crate::storage`].
+//! Keeps the user's work across reloads: puts back the saved sessions, code,
+//! run history and files when the page starts, then saves the workspace on
+//! every change and each run when it finishes. Storage itself is
+//! [`crate::storage`]; files are kept by [`FileKeeper`].
 
 use leptos::logging::warn;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::{RunEntry, RunPhase};
+use super::file_keeper::FileKeeper;
+use super::{RunEntry, RunPhase, SharedRuntime};
 use crate::protocol::RunId;
 use crate::storage::{self, StorageError, StoredOutcome, StoredRun, Workspace};
 
@@ -23,28 +25,79 @@ pub struct PageState {
     pub runs: RwSignal<Vec<RunEntry>>,
 }
 
-/// Restores and saves a [`PageState`].
+/// Writes to browser storage under way, and why the last one failed: what
+/// [`SaveState`] shows, for the workspace, the history and the files alike.
+#[derive(Clone, Copy)]
+pub struct SaveTracker {
+    pending: RwSignal<u32>,
+    failure: RwSignal<Option<String>>,
+}
+
+impl SaveTracker {
+    /// Nothing pending, nothing failed.
+    fn new() -> Self {
+        Self {
+            pending: RwSignal::new(0),
+            failure: RwSignal::new(None),
+        }
+    }
+
+    /// Runs `write` in the background, pending until it ends.
+    pub fn save(
+        self,
+        write: impl std::future::Future<Output = Result<(), StorageError>> + 'static,
+    ) {
+        self.begin();
+        spawn_local(async move { self.end(write.await) });
+    }
+
+    /// A write is pending from now (for writes that wait in a queue first).
+    pub fn begin(self) {
+        self.pending.update(|n| *n += 1);
+    }
+
+    /// A write counted by [`SaveTracker::begin`] has ended.
+    pub fn end(self, outcome: Result<(), StorageError>) {
+        match outcome {
+            Ok(()) => self.failure.set(None),
+            Err(error) => self.failed(&error),
+        }
+        self.pending.update(|n| *n = n.saturating_sub(1));
+    }
+
+    /// Storage trouble is shown next to the editor and logged as a warning:
+    /// the page keeps working, only without saving.
+    fn failed(self, error: &StorageError) {
+        warn!("sandpit: {error}");
+        self.failure.set(Some(error.to_string()));
+    }
+}
+
+/// Restores and saves a [`PageState`] and the sessions' files.
 #[derive(Clone, Copy)]
 pub struct Persistence {
     restored: RwSignal<bool>,
-    pending: RwSignal<u32>,
-    failure: RwSignal<Option<String>>,
+    tracker: SaveTracker,
     workspace: StoredValue<Workspace>,
+    files: FileKeeper,
 }
 
 impl Persistence {
-    /// Loads what was saved into `page` (the page shows the editor once that is
-    /// done, see [`Persistence::restored`]), then saves every change.
-    pub fn start(page: PageState) -> Self {
+    /// Loads what was saved into `page`, and the files back into `runtime`
+    /// (the page shows the editor once that is done, see
+    /// [`Persistence::restored`]), then saves every change.
+    pub fn start(page: PageState, runtime: SharedRuntime) -> Self {
         let workspace = page.session.with_untracked(|session| {
             page.code
                 .with_untracked(|code| Workspace::new(session, code))
         });
+        let tracker = SaveTracker::new();
+        let files = FileKeeper::new(runtime, tracker);
         let this = Self {
             restored: RwSignal::new(false),
-            pending: RwSignal::new(0),
-            failure: RwSignal::new(None),
+            tracker,
             workspace: StoredValue::new(workspace),
+            files,
         };
         spawn_local(async move {
             match storage::load().await {
@@ -69,8 +122,9 @@ impl Persistence {
                             .map(earlier_entry)
                             .collect(),
                     );
+                    this.files.restore(saved.files);
                 }
-                Err(error) => this.failed(&error),
+                Err(error) => this.tracker.failed(&error),
             }
             this.restored.set(true);
         });
@@ -83,10 +137,20 @@ impl Persistence {
         self.restored.get()
     }
 
-    /// Saves `entry` to the history once it has finished.
+    /// The sessions' files.
+    pub fn files(self) -> FileKeeper {
+        self.files
+    }
+
+    /// Saves `entry` to the history once it has finished, and keeps the
+    /// files its run left.
     pub fn record_run(self, entry: &RunEntry) {
         let outcome = match entry.phase.get_untracked() {
-            RunPhase::Finished(result) => StoredOutcome::Finished(result),
+            RunPhase::Finished(result) => {
+                let (session, inputs) = (entry.session.get_value(), entry.inputs.get_value());
+                self.files.record_run(&session, &inputs, &result);
+                StoredOutcome::Finished(result)
+            }
             RunPhase::Failed(message) => StoredOutcome::Failed(message),
             // Still queued, loading or running: saved when it finishes.
             _ => return,
@@ -96,7 +160,8 @@ impl Persistence {
             code: entry.code.get_value(),
             outcome,
         };
-        self.save(async move { storage::add_run(&run).await });
+        self.tracker
+            .save(async move { storage::add_run(&run).await });
     }
 
     /// The session list, the current session and its code are saved whenever
@@ -131,25 +196,8 @@ impl Persistence {
 
     fn save_workspace(self) {
         let workspace = self.workspace.get_value();
-        self.save(async move { storage::save_workspace(&workspace).await });
-    }
-
-    fn save(self, write: impl std::future::Future<Output = Result<(), StorageError>> + 'static) {
-        self.pending.update(|n| *n += 1);
-        spawn_local(async move {
-            match write.await {
-                Ok(()) => self.failure.set(None),
-                Err(error) => self.failed(&error),
-            }
-            self.pending.update(|n| *n = n.saturating_sub(1));
-        });
-    }
-
-    /// Storage trouble is shown next to the editor and logged as a warning:
-    /// the page keeps working, only without saving.
-    fn failed(self, error: &StorageError) {
-        warn!("sandpit: {error}");
-        self.failure.set(Some(error.to_string()));
+        self.tracker
+            .save(async move { storage::save_workspace(&workspace).await });
     }
 }
 
@@ -160,6 +208,7 @@ fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
         id: RunId::default(),
         code: StoredValue::new(run.code),
         session: StoredValue::new(run.session),
+        inputs: StoredValue::new(Vec::new()),
         phase: RwSignal::new(match run.outcome {
             StoredOutcome::Finished(result) => RunPhase::Finished(result),
             StoredOutcome::Failed(message) => RunPhase::Failed(message),
@@ -172,14 +221,15 @@ fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
 /// "Saved", "Saving…" or why the work is not being saved.
 #[component]
 pub fn SaveState(persistence: Persistence) -> impl IntoView {
-    let state = move || match (persistence.failure.get(), persistence.pending.get()) {
+    let tracker = persistence.tracker;
+    let state = move || match (tracker.failure.get(), tracker.pending.get()) {
         (Some(_), _) => "failed",
         (None, 0) => "saved",
         (None, _) => "saving",
     };
-    let text = move || match persistence.failure.get() {
+    let text = move || match tracker.failure.get() {
         Some(error) => format!("Not saved: {error}"),
-        None if persistence.pending.get() > 0 => "Saving…".to_owned(),
+        None if tracker.pending.get() > 0 => "Saving…".to_owned(),
         None => "Saved in this browser".to_owned(),
     };
     view! {

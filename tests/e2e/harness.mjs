@@ -7,7 +7,7 @@
 // errors so each test can fail on them.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -244,9 +244,26 @@ export class SandpitPage {
     return this;
   }
 
-  /** Waits until every change so far is saved (code, sessions, run history). */
+  /** Waits until every change so far is saved (code, sessions, run history, files). */
   async waitSaved() {
     await this.page.locator('[data-testid="save-state"][data-state="saved"]').waitFor();
+  }
+
+  /** The current session's files as the Files panel lists them: `[path, keeping]` in path order. */
+  async sessionFiles() {
+    return this.page
+      .getByTestId("session-file")
+      .evaluateAll((items) => items.map((item) => [item.dataset.path, item.dataset.keeping]));
+  }
+
+  /** Downloads `path` from the Files panel; resolves to its bytes. */
+  async downloadSessionFile(path) {
+    const [download] = await Promise.all([
+      this.page.waitForEvent("download"),
+      this.page.locator(`[data-testid="session-file"][data-path="${path}"] [data-testid="download-file"]`).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), path.split("/").at(-1));
+    return readFile(await download.path());
   }
 
   /** Every cache of the origin: name -> the URLs it holds, sorted. */

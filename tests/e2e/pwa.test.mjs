@@ -324,6 +324,89 @@ describe("the user's work", () => {
   });
 });
 
+describe("the user's files", () => {
+  /** What `repr()` of a list of sha256 hex digests looks like. */
+  const digests = (...buffers) => `[${buffers.map((b) => `'${sha256(b)}'`).join(", ")}]`;
+  const HASH_FILES = "import hashlib\n[hashlib.sha256(open(p, 'rb').read()).hexdigest() for p in PATHS]";
+
+  test("Code and files survive a reload", async () => {
+    const sandpit = await openApp();
+    const attached = Buffer.from(Array.from({ length: 256 }, (_, n) => n));
+    const written = Buffer.from("written by Python, é\n", "utf8");
+    await sandpit.page
+      .getByTestId("file-input")
+      .setInputFiles({ name: "data.bin", mimeType: "application/octet-stream", buffer: attached });
+    await sandpit.page.getByTestId("attached").filter({ hasText: "data.bin" }).waitFor();
+    const code = "open('notes.txt', 'w').write('written by Python, é\\n')\nlen(open('data.bin', 'rb').read())";
+    assert.equal((await sandpit.run(code)).value, "256");
+    await sandpit.waitSaved();
+    const kept = [
+      ["data.bin", "kept"],
+      ["notes.txt", "kept"],
+    ];
+    assert.deepEqual(await sandpit.sessionFiles(), kept);
+
+    await sandpit.reload();
+    assert.equal(await sandpit.page.getByTestId("code").inputValue(), code);
+    assert.deepEqual(await sandpit.sessionFiles(), kept, "listed again, before Python is back");
+    assert.deepEqual(await sandpit.downloadSessionFile("data.bin"), attached);
+    assert.deepEqual(await sandpit.downloadSessionFile("notes.txt"), written);
+    await sandpit.waitReady();
+    const read = await sandpit.run(HASH_FILES.replace("PATHS", "('data.bin', 'notes.txt')"));
+    assert.equal(read.value, digests(attached, written), "Python finds both on disk, byte for byte");
+
+    await sandpit.openSettings();
+    await sandpit.page.getByTestId("clear-data").click();
+    await sandpit.reload(() => sandpit.page.getByTestId("confirm-clear-data").click());
+    assert.deepEqual(await sandpit.sessionFiles(), []);
+    await sandpit.waitReady();
+    assert.equal((await sandpit.run("import os\nsorted(os.listdir('.'))")).value, "[]");
+    await sandpit.assertHealthy();
+  });
+
+  test("a file too large to keep is named, before and after a reload; deleting a session deletes its files", async () => {
+    const sandpit = await openApp();
+    await sandpit.newSession("big");
+    const large = Buffer.alloc(5_120_000).map((_, n) => n % 256);
+    const run = await sandpit.run(
+      [
+        "open('large.bin', 'wb').write(bytes(range(256)) * 20_000)",
+        "open('huge.bin', 'wb').write(b'x' * 16_000_001)",
+        "open('small.txt', 'w').write('small')",
+      ].join("\n"),
+    );
+    assert.equal(run.phase, "ok");
+    await sandpit.waitSaved();
+    assert.deepEqual(await sandpit.sessionFiles(), [
+      ["huge.bin", "not-kept"],
+      ["large.bin", "kept"],
+      ["small.txt", "kept"],
+    ]);
+    const note = sandpit.page.locator('[data-testid="session-file"][data-path="huge.bin"] [data-testid="file-note"]');
+    assert.equal(await note.textContent(), "not kept across reloads: larger than the 16.0 MB kept per file");
+
+    await sandpit.reload();
+    assert.deepEqual(await sandpit.sessionFiles(), [
+      ["huge.bin", "lost"],
+      ["large.bin", "kept"],
+      ["small.txt", "kept"],
+    ]);
+    assert.equal(await note.textContent(), "not kept from the earlier visit: larger than the 16.0 MB kept per file");
+    await sandpit.waitReady();
+    const read = await sandpit.run(`import os\n${HASH_FILES.replace("PATHS", "sorted(os.listdir('.'))")}`);
+    assert.equal(read.value, digests(large, Buffer.from("small")), "large.bin and small.txt are back, huge.bin is not");
+
+    await sandpit.clearSession("delete-session");
+    await sandpit.waitSaved();
+    await sandpit.reload();
+    await sandpit.newSession("big");
+    assert.deepEqual(await sandpit.sessionFiles(), []);
+    await sandpit.waitReady();
+    assert.equal((await sandpit.run("import os\nsorted(os.listdir('.'))")).value, "[]");
+    await sandpit.assertHealthy();
+  });
+});
+
 describe("packages from another origin", () => {
   let packages;
   afterEach(async () => {
