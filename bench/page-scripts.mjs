@@ -14,8 +14,9 @@
  * Sandpit, before its scripts run: counts the workers it starts and the
  * `ready` messages they send (so the harness can wait for the warm spare
  * too), notes when a run request leaves for the worker and when its result
- * comes back (so a round trip can be split into page and worker time), and
- * keeps a handle on the app's own wasm memory.
+ * comes back (so a round trip can be split into page and worker time),
+ * keeps a handle on the app's own wasm memory, and, while a recovery is
+ * traced, also when the page stops a worker (interrupt or terminate).
  */
 export function watchSandpit() {
   const spy = (window.__benchSandpit = {
