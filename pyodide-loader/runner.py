@@ -319,8 +319,10 @@ class _Capture:
         self._kept = 0
         self.total = 0
         self.truncated = False
-        self.chunks: list[dict] = []
-        self._pending: list[tuple[str, str]] = []
+        # Runs of one stream as lists of pieces, joined once at the end:
+        # appending to one growing string would copy it at every print.
+        self._chunks: list[tuple[str, list[str]]] = []
+        self._pending: list[tuple[str, list[str]]] = []
         self._pending_bytes = 0
         self._pending_since = 0.0
 
@@ -338,19 +340,13 @@ class _Capture:
             text = data[:room].decode("utf-8", "ignore")
             data = text.encode("utf-8", "surrogatepass")
         self._kept += len(data)
-        if self.chunks and self.chunks[-1]["stream"] == stream:
-            self.chunks[-1]["text"] += text
-        else:
-            self.chunks.append({"stream": stream, "text": text})
+        _append(self._chunks, stream, text)
         self._queue(stream, text, len(data))
 
     def _queue(self, stream: str, text: str, size: int) -> None:
         if not self._pending:
             self._pending_since = time.monotonic()
-        if self._pending and self._pending[-1][0] == stream:
-            self._pending[-1] = (stream, self._pending[-1][1] + text)
-        else:
-            self._pending.append((stream, text))
+        _append(self._pending, stream, text)
         self._pending_bytes += size
         if (
             (self._eager and "\n" in text)
@@ -361,11 +357,23 @@ class _Capture:
 
     def flush(self) -> None:
         pending, self._pending, self._pending_bytes = self._pending, [], 0
-        for stream, text in pending:
-            self._emit(stream, text)
+        for stream, pieces in pending:
+            self._emit(stream, "".join(pieces))
+
+    def output(self) -> list[dict]:
+        """The output in write order, one chunk per run of the same stream."""
+        return [{"stream": stream, "text": "".join(pieces)} for stream, pieces in self._chunks]
 
     def text_of(self, stream: str) -> str:
-        return "".join(c["text"] for c in self.chunks if c["stream"] == stream)
+        return "".join("".join(pieces) for name, pieces in self._chunks if name == stream)
+
+
+def _append(runs: list, stream: str, text: str) -> None:
+    """Adds ``text`` to the last run of pieces if it is of ``stream``, else starts a run."""
+    if runs and runs[-1][0] == stream:
+        runs[-1][1].append(text)
+    else:
+        runs.append((stream, [text]))
 
 
 class _StreamWriter:
@@ -597,107 +605,167 @@ def _exit_code(error: SystemExit, capture: "_Capture") -> int:
     return 1
 
 
-async def _execute(code: str, filename: str, namespace: dict):
-    """Runs ``code`` like a notebook cell: top-level await allowed, last expression returned."""
+def _compile(code: str, filename: str):
+    """Compiles ``code`` like a notebook cell: the body, and its last expression apart
+    (``None`` when it does not end with one) so that its value can be returned.
+    Top-level ``await`` is allowed."""
     tree = ast.parse(code, filename, "exec")
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
     flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-    outcome = eval(compile(tree, filename, "exec", flags=flags), namespace)
-    if inspect.iscoroutine(outcome):
-        await outcome
-    if last is None:
+    body = compile(tree, filename, "exec", flags=flags)
+    return body, None if last is None else compile(last, filename, "eval", flags=flags)
+
+
+def _awaits(compiled) -> bool:
+    """Whether compiled code uses top-level ``await`` (evaluating it gives a coroutine)."""
+    return compiled is not None and bool(compiled.co_flags & inspect.CO_COROUTINE)
+
+
+class _Job:
+    """One run, from its request to its result.
+
+    Code without top-level ``await`` runs to the end inside :meth:`begin`,
+    called straight from the worker: no event-loop turn, which is most of what
+    a trivial run would otherwise cost. Code that awaits goes on in a coroutine.
+    """
+
+    def __init__(self, request_json: str, emit, eager_output: bool, failures_json: str):
+        global _run_counter, _current_displays, _load_failures
+        _load_failures = json.loads(failures_json)
+        self.request = request = json.loads(request_json)
+        self.limits = request["limits"]
+        _run_counter += 1
+        self.filename = f"<run-{_run_counter}>"
+        self.code = code = request["code"]
+        linecache.cache[self.filename] = (len(code), None, code.splitlines(True), self.filename)
+        self.namespace = _session_globals(request["session"])
+
+        self.capture = _Capture(self.limits["output_bytes"], emit, eager_output)
+        self.displays = _Displays(self.limits["display_bytes"], request.get("figure_format", "png"))
+        self.saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
+        sys.stdout = _StreamWriter(self.capture, "stdout")
+        sys.stderr = _StreamWriter(self.capture, "stderr")
+        sys.stdin, builtins.input = _NoStdin(), _input
+        _current_displays = self.displays
+        self.status, self.value, self.error, self.exit_code = "ok", None, None, None
+        self.before = None
+        self.directory = _session_dir(request["session"])
+        os.makedirs(self.directory, exist_ok=True)
+        os.chdir(self.directory)
+        self.started = time.perf_counter()
+
+    def begin(self):
+        """Runs the code; returns ``None`` when it has finished, else a coroutine
+        that finishes it and returns the result."""
+        try:
+            _write_inputs(self.request.get("files", []))
+            self.before = _snapshot()
+            body, last = _compile(self.code, self.filename)
+            if _awaits(body) or _awaits(last):
+                return self._go_on(body, last)
+            exec(body, self.namespace)
+            if last is not None:
+                self._returned(eval(last, self.namespace))
+        except BaseException as exc:  # noqa: BLE001 - sorted by _failed, which re-raises the rest
+            self._failed(exc)
         return None
-    outcome = eval(compile(last, filename, "eval", flags=flags), namespace)
-    if inspect.iscoroutine(outcome):
-        outcome = await outcome
-    return outcome
+
+    async def _go_on(self, body, last) -> str:
+        try:
+            outcome = eval(body, self.namespace)
+            if inspect.iscoroutine(outcome):
+                await outcome
+            if last is not None:
+                value = eval(last, self.namespace)
+                if inspect.iscoroutine(value):
+                    value = await value
+                self._returned(value)
+        except BaseException as exc:  # noqa: BLE001 - sorted by _failed, which re-raises the rest
+            self._failed(exc)
+        return self.result()
+
+    def _returned(self, result) -> None:
+        if result is None:
+            return
+        self.value = _describe_value(result, self.limits["value_bytes"])
+        bundle = _mime_bundle(result)
+        if len(bundle) > 1:
+            self.displays.add(bundle)
+
+    def _failed(self, exc: BaseException) -> None:
+        if isinstance(exc, SystemExit):
+            self.exit_code = _exit_code(exc, self.capture)
+        elif isinstance(exc, KeyboardInterrupt):
+            # Raised by the host's interrupt (timeout or cancel): the host says which.
+            self.status, self.error = "cancelled", _describe_error(exc, self.filename, self.code)
+        elif isinstance(exc, Exception):
+            # Every user error is reported; none escapes.
+            self.status, self.error = "error", _describe_error(exc, self.filename, self.code)
+        else:
+            self._restore()
+            raise exc
+
+    def _restore(self) -> dict:
+        """Ends the run: figures captured, streams put back, output sent; the files now."""
+        global _current_displays
+        self.duration_ms = (time.perf_counter() - self.started) * 1000
+        try:
+            _capture_figures(self.displays)
+        except Exception as exc:  # noqa: BLE001 - a figure that cannot render must not hide the run
+            self.capture.write("stderr", f"Sandpit could not capture a figure: {exc!r}\n")
+        sys.stdout, sys.stderr, sys.stdin, builtins.input = self.saved
+        _current_displays = None
+        self.capture.flush()
+        # The code may have changed directory, or removed it; files are the session's.
+        os.makedirs(self.directory, exist_ok=True)
+        os.chdir(self.directory)
+        return _snapshot()
+
+    def result(self) -> str:
+        """``RunResult`` as JSON."""
+        after = self._restore()
+        return json.dumps(
+            {
+                "status": self.status,
+                "stdout": self.capture.text_of("stdout"),
+                "stderr": self.capture.text_of("stderr"),
+                "output": self.capture.output(),
+                "value": self.value,
+                "displays": self.displays.bundles,
+                "error": self.error,
+                "exit_code": self.exit_code,
+                "duration_ms": self.duration_ms,
+                "truncated": {
+                    "output": self.capture.truncated,
+                    "output_bytes_total": self.capture.total,
+                    "displays": self.displays.truncated,
+                },
+                # Filled in by the worker, which sees the browser's CSP reports.
+                "blocked": [],
+                "artifacts": []
+                if self.before is None
+                else _artifacts(self.before, after, self.limits["artifact_bytes"]),
+                "files": [
+                    {"path": path, "size": size}
+                    for path, (size, _) in sorted(after.items())[:_MAX_LISTED_FILES]
+                ],
+                "restored": None,
+            }
+        )
 
 
-async def run(request_json: str, emit, eager_output: bool = False, failures_json: str = "{}") -> str:
-    """Runs one request (``RunRequest`` as JSON); returns ``RunResult`` as JSON.
+def run(request_json: str, emit, eager_output: bool = False, failures_json: str = "{}"):
+    """Runs one request (``RunRequest`` as JSON); returns ``RunResult`` as JSON, or,
+    when the code awaits at top level, a coroutine that returns it.
 
     ``emit(stream, text)`` streams output as it is written; see :class:`_Capture`
     for ``eager_output``. ``failures_json`` names packages whose loading failed.
     """
-    global _run_counter, _current_displays, _load_failures
-    _load_failures = json.loads(failures_json)
-    request = json.loads(request_json)
-    limits = request["limits"]
-    _run_counter += 1
-    filename = f"<run-{_run_counter}>"
-    code = request["code"]
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-
-    capture = _Capture(limits["output_bytes"], emit, eager_output)
-    displays = _Displays(limits["display_bytes"], request.get("figure_format", "png"))
-    saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
-    sys.stdout = _StreamWriter(capture, "stdout")
-    sys.stderr = _StreamWriter(capture, "stderr")
-    sys.stdin, builtins.input = _NoStdin(), _input
-    _current_displays = displays
-    status, value, error, exit_code = "ok", None, None, None
-    before, after = None, {}
-    directory = _session_dir(request["session"])
-    os.makedirs(directory, exist_ok=True)
-    os.chdir(directory)
-    started = time.perf_counter()
-    try:
-        _write_inputs(request.get("files", []))
-        before = _snapshot()
-        result = await _execute(code, filename, _session_globals(request["session"]))
-        if result is not None:
-            value = _describe_value(result, limits["value_bytes"])
-            bundle = _mime_bundle(result)
-            if len(bundle) > 1:
-                displays.add(bundle)
-    except SystemExit as exc:
-        exit_code = _exit_code(exc, capture)
-    except KeyboardInterrupt as exc:
-        # Raised by the host's interrupt (timeout or cancel): the host says which.
-        status, error = "cancelled", _describe_error(exc, filename, code)
-    except Exception as exc:  # noqa: BLE001 - every user error is reported, none escapes
-        status, error = "error", _describe_error(exc, filename, code)
-    finally:
-        duration_ms = (time.perf_counter() - started) * 1000
-        try:
-            _capture_figures(displays)
-        except Exception as exc:  # noqa: BLE001 - a figure that cannot render must not hide the run
-            capture.write("stderr", f"Sandpit could not capture a figure: {exc!r}\n")
-        sys.stdout, sys.stderr, sys.stdin, builtins.input = saved
-        _current_displays = None
-        capture.flush()
-        # The code may have changed directory, or removed it; files are the session's.
-        os.makedirs(directory, exist_ok=True)
-        os.chdir(directory)
-        after = _snapshot()
-
-    return json.dumps(
-        {
-            "status": status,
-            "stdout": capture.text_of("stdout"),
-            "stderr": capture.text_of("stderr"),
-            "output": capture.chunks,
-            "value": value,
-            "displays": displays.bundles,
-            "error": error,
-            "exit_code": exit_code,
-            "duration_ms": duration_ms,
-            "truncated": {
-                "output": capture.truncated,
-                "output_bytes_total": capture.total,
-                "displays": displays.truncated,
-            },
-            # Filled in by the worker, which sees the browser's CSP reports.
-            "blocked": [],
-            "artifacts": [] if before is None else _artifacts(before, after, limits["artifact_bytes"]),
-            "files": [
-                {"path": path, "size": size} for path, (size, _) in sorted(after.items())[:_MAX_LISTED_FILES]
-            ],
-            "restored": None,
-        }
-    )
+    job = _Job(request_json, emit, eager_output, failures_json)
+    going_on = job.begin()
+    return job.result() if going_on is None else going_on
 
 
 builtins.display = display

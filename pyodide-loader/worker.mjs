@@ -297,6 +297,16 @@ async function loadPackages(id, request) {
   return failures;
 }
 
+/** What `runner.run` gave: its result JSON, or the coroutine's once awaited (its proxy then freed). */
+async function finished(outcome) {
+  if (typeof outcome === "string") return outcome;
+  try {
+    return await outcome;
+  } finally {
+    outcome.destroy();
+  }
+}
+
 async function run(id, request) {
   const emit = emitter(id, request.limits.output_bytes);
   // An interrupt meant for an earlier run must not hit this one.
@@ -309,12 +319,10 @@ async function run(id, request) {
     post({ type: "started", id });
     // Without an interrupt buffer a stuck run is stopped by terminating this
     // worker, so output is sent line by line: nothing printed is lost.
-    // The runner returns its result as JSON text: one conversion, no PyProxy to leak.
-    const resultJson = await runner.run(
-      JSON.stringify(request),
-      emit,
-      interrupt === null,
-      JSON.stringify(failures),
+    // The runner returns its result as JSON text: one conversion, no PyProxy
+    // to leak. Code that awaits at top level gets a coroutine to await instead.
+    const resultJson = await finished(
+      runner.run(JSON.stringify(request), emit, interrupt === null, JSON.stringify(failures)),
     );
     await settle();
     const result = JSON.parse(resultJson);

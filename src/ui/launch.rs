@@ -65,6 +65,7 @@ pub fn launch(
             Ok(result) => RunPhase::Finished(result),
             Err(error) => RunPhase::Failed(error.to_string()),
         });
+        buffer.clear();
         // Runs that were still active when the list last grew may go now.
         if runs.with_untracked(|runs| runs.len() > KEPT_RUNS as usize) {
             runs.update(forget_oldest);

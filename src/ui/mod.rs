@@ -127,6 +127,13 @@ impl LiveBuffer {
         }
     }
 
+    /// Forgets the streamed output: once a run has finished, its result
+    /// holds all of it, and a long history should not keep it twice.
+    fn clear(self) {
+        self.pending.update_value(Vec::clear);
+        self.shown.update(Vec::clear);
+    }
+
     fn flush(self) {
         let pending = self
             .pending

@@ -16,22 +16,27 @@ use crate::protocol::{
 /// A submitted run in any phase.
 #[component]
 pub fn RunView(entry: RunEntry) -> impl IntoView {
-    let error_line = move || match entry.phase.get() {
-        RunPhase::Finished(result) => result.error.and_then(|error| error.line),
-        _ => None,
+    // Read in place: a finished phase holds the whole result.
+    let error_line = move || {
+        entry.phase.with(|phase| match phase {
+            RunPhase::Finished(result) => result.error.as_ref().and_then(|error| error.line),
+            _ => None,
+        })
     };
-    let phase_name = move || match entry.phase.get() {
-        RunPhase::Queued => "queued",
-        RunPhase::LoadingPackages { .. } => "loading",
-        RunPhase::Running { .. } => "running",
-        RunPhase::Finished(result) => match result.status {
-            RunStatus::Ok => "ok",
-            RunStatus::Error => "error",
-            RunStatus::Timeout => "timeout",
-            RunStatus::Crashed => "crashed",
-            RunStatus::Cancelled => "cancelled",
-        },
-        RunPhase::Failed(_) => "failed",
+    let phase_name = move || {
+        entry.phase.with(|phase| match phase {
+            RunPhase::Queued => "queued",
+            RunPhase::LoadingPackages { .. } => "loading",
+            RunPhase::Running { .. } => "running",
+            RunPhase::Finished(result) => match result.status {
+                RunStatus::Ok => "ok",
+                RunStatus::Error => "error",
+                RunStatus::Timeout => "timeout",
+                RunStatus::Crashed => "crashed",
+                RunStatus::Cancelled => "cancelled",
+            },
+            RunPhase::Failed(_) => "failed",
+        })
     };
     let body = move || {
         match entry.phase.get() {

@@ -15,31 +15,45 @@ const TICK: Duration = Duration::from_millis(100);
 /// Shows what the runtime and the latest runs are doing.
 #[component]
 pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
+    // Memos: the line reacts to what it shows, not to every change of every
+    // run, and reads phases in place (a finished phase holds a whole result).
+    let running = Memo::new(move |_| {
+        runs.with(|runs| {
+            runs.iter().find_map(|entry| {
+                entry.phase.with(|phase| match phase {
+                    RunPhase::Running { started_ms } => Some(*started_ms),
+                    _ => None,
+                })
+            })
+        })
+    });
+    let queued = Memo::new(move |_| {
+        runs.with(|runs| {
+            runs.iter()
+                .filter(|entry| entry.phase.with(|phase| matches!(phase, RunPhase::Queued)))
+                .count()
+        })
+    });
+    let last_duration = Memo::new(move |_| {
+        runs.with(|runs| {
+            runs.iter().rev().find_map(|entry| {
+                entry.phase.with(|phase| match phase {
+                    RunPhase::Finished(result) => Some(result.duration_ms),
+                    _ => None,
+                })
+            })
+        })
+    });
+    // The clock ticks only while a run is running: an idle page draws nothing.
     let now = RwSignal::new(now_ms());
-    if let Ok(handle) = set_interval_with_handle(move || now.set(now_ms()), TICK) {
+    let tick = move || {
+        if running.with_untracked(Option::is_some) {
+            now.set(now_ms());
+        }
+    };
+    if let Ok(handle) = set_interval_with_handle(tick, TICK) {
         on_cleanup(move || handle.clear());
     }
-    let running = move || {
-        runs.get().iter().find_map(|entry| match entry.phase.get() {
-            RunPhase::Running { started_ms } => Some(started_ms),
-            _ => None,
-        })
-    };
-    let queued = move || {
-        runs.get()
-            .iter()
-            .filter(|entry| entry.phase.get() == RunPhase::Queued)
-            .count()
-    };
-    let last_duration = move || {
-        runs.get()
-            .iter()
-            .rev()
-            .find_map(|entry| match entry.phase.get() {
-                RunPhase::Finished(result) => Some(result.duration_ms),
-                _ => None,
-            })
-    };
 
     let runtime_view = move || match status.get() {
         RuntimeStatus::Loading(LoadProgress {
@@ -90,14 +104,16 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>
         .into_any(),
     };
     let run_view = move || {
-        let waiting = queued();
+        let waiting = queued.get();
         let waiting = (waiting > 0).then(|| format!("{waiting} queued"));
-        let activity = match running() {
+        let activity = match running.get() {
             Some(started) => Some(format!(
                 "Running {}",
                 format::duration_ms((now.get() - started).max(0.0))
             )),
-            None => last_duration().map(|ms| format!("Last run took {}", format::duration_ms(ms))),
+            None => last_duration
+                .get()
+                .map(|ms| format!("Last run took {}", format::duration_ms(ms))),
         };
         [activity, waiting]
             .into_iter()
