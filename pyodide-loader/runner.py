@@ -695,6 +695,14 @@ class _Job:
             self.displays.add(bundle)
 
     def _failed(self, exc: BaseException) -> None:
+        try:
+            self._sort(exc)
+        except KeyboardInterrupt as late:
+            # The host's interrupt (a timeout) came while the error was being
+            # described: it is delivered once, so describing it cannot be cut short.
+            self.status, self.error = "cancelled", _describe_error(late, self.filename, self.code)
+
+    def _sort(self, exc: BaseException) -> None:
         if isinstance(exc, SystemExit):
             self.exit_code = _exit_code(exc, self.capture)
         elif isinstance(exc, KeyboardInterrupt):
@@ -724,7 +732,15 @@ class _Job:
         return _snapshot()
 
     def result(self) -> str:
-        """``RunResult`` as JSON."""
+        """``RunResult`` as JSON; a timeout that strikes while it is put together
+        stops the run there, as it would have a moment earlier."""
+        try:
+            return self._result()
+        except KeyboardInterrupt as late:
+            self._failed(late)
+            return self._result()
+
+    def _result(self) -> str:
         after = self._restore()
         return json.dumps(
             {

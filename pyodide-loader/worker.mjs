@@ -195,7 +195,9 @@ async function init(config) {
     const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
     pyodide.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, source);
     runner = pyodide.pyimport(RUNNER_MODULE);
-    runner.configure(JSON.stringify(await packageIndex(config.pyodide_url, manifest)));
+    const index = await packageIndex(config.pyodide_url, manifest);
+    packageOfImport = new Map(Object.entries(index.imports));
+    runner.configure(JSON.stringify(index));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
     pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
     if (config.interrupt_buffer) {
@@ -249,6 +251,31 @@ async function packageIndex(pyodideUrl, manifest) {
   return { imports, bundled: manifest.bundled };
 }
 
+/** Import name -> Pyodide package, from its lockfile (set once Python has started). */
+let packageOfImport = new Map();
+
+/**
+ * Whether `code` may import a package that is not loaded yet. Pyodide's own
+ * search parses the code in Python, a millisecond or more that most runs do
+ * not need: they import nothing, or only the standard library and packages
+ * already loaded. This look at the text errs towards "may": a name it cannot
+ * rule out, or an import continued on the next line, sends the code to
+ * Pyodide's search.
+ */
+function mayNeedPackages(code) {
+  if (!/\bimport\b/.test(code)) return false;
+  if (/\bimport\b[^\n]*\\\r?\n/.test(code)) return true;
+  const names = [];
+  for (const [, module] of code.matchAll(/\bfrom\s+([A-Za-z_]\w*)/g)) names.push(module);
+  for (const [, list] of code.matchAll(/\bimport\s+([^;#\n]+)/g)) {
+    for (const item of list.split(",")) names.push(item.trim().replace(/^\(/, "").split(/[.\s]/)[0]);
+  }
+  return names.some((name) => {
+    const found = packageOfImport.get(name);
+    return found !== undefined && !(found in pyodide.loadedPackages);
+  });
+}
+
 /**
  * Loads the packages the code imports (mapped to package names through the
  * lockfile, submodules stripped) and those the request names, reporting
@@ -281,9 +308,7 @@ async function loadPackages(id, request) {
   };
   await countingDownloads(report, async () => {
     const options = { messageCallback: listen, errorCallback: listen };
-    // Finding imports parses the code in Python: code without the word
-    // `import` has none, and most runs a model makes are like that.
-    if (/\bimport\b/.test(request.code)) {
+    if (mayNeedPackages(request.code)) {
       try {
         await pyodide.loadPackagesFromImports(request.code, options);
       } catch {
