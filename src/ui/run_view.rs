@@ -121,7 +121,9 @@ fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
                             StreamName::Stdout => "stdout",
                             StreamName::Stderr => "stderr",
                         };
-                        view! { <span class=class data-testid=class>{chunk.text}</span> }
+                        // A property, not a text child: the page keeps the text in the
+                        // DOM only, not a second copy in the app's memory for diffing.
+                        view! { <span class=class data-testid=class prop:textContent=chunk.text></span> }
                     })
                     .collect_view()}
             </pre>
