@@ -6,6 +6,9 @@
 // Pyodide files and answers runPython over plain postMessage, served the same
 // way. Each figure is measured on both, in one headless Chromium; figure 5
 // also serves Sandpit without COOP/COEP, where timeouts terminate the worker.
+// Sessions (figures 4, 6, 8) also measure the agent path: bench/client/, a
+// page on another origin driving Sandpit's headless widget through
+// sandpit-client.js, from a serving of the bundle whose config lets it.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -19,11 +22,13 @@ import { loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
 import { measureRecovery } from "./recovery.mjs";
 import { measureOwnSize } from "./size.mjs";
-import { rawTarget, sandpitTarget } from "./targets.mjs";
+import { clientTarget, rawTarget, sandpitTarget } from "./targets.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(ROOT, "dist");
 const RAW = join(ROOT, "bench", "raw");
+/** Served as it is: it uses nothing of dist/, so there is nothing to link in or snapshot. */
+const CLIENT = join(ROOT, "bench", "client");
 
 /** How much to measure: a few minutes on 2 cores, most of it Sandpit's 1,000-run session. */
 export const DEFAULT_SETTINGS = {
@@ -51,23 +56,31 @@ export async function runBench(overrides = {}, log = () => {}) {
   let appServer = null;
   let plainServer = null;
   let rawServer = null;
+  let clientServer = null;
+  let widgetServer = null;
   let browser = null;
   try {
     appServer = await serve({ root: bundle.dist });
     // The same bundle without COOP/COEP: not cross-origin isolated, so timeouts terminate the worker.
     plainServer = await serve({ root: bundle.dist, isolated: false });
     rawServer = await serve({ root: bundle.raw });
+    // The agent path's page first: the widget's server must list its origin.
+    // A server of its own, so the app page's figures see the config as shipped.
+    clientServer = await serve({ root: CLIENT });
+    widgetServer = await serve({ root: bundle.dist, embedOrigins: [new URL(clientServer.url).origin] });
     browser = await launchChromium();
-    const targets = [sandpitTarget(appServer.url), rawTarget(rawServer.url)];
+    const sandpit = sandpitTarget(appServer.url);
+    const raw = rawTarget(rawServer.url);
+    const agent = clientTarget(clientServer.url, widgetServer.url);
     const server = await cacheHeaders(appServer.url);
-    const loads = await measureLoads(browser, targets, settings.loads, log);
-    const sessions = await measureSessions(browser, targets, programs, settings, log);
+    const loads = await measureLoads(browser, [sandpit, raw], settings.loads, log);
+    const sessions = await measureSessions(browser, [sandpit, agent, raw], programs, settings, log);
     const recovery = await measureRecovery(
       browser,
       [
-        { mode: "interrupt", target: targets[0], stop: "interrupt" },
+        { mode: "interrupt", target: sandpit, stop: "interrupt" },
         { mode: "terminate", target: sandpitTarget(plainServer.url, "sandpit-plain"), stop: "terminate" },
-        { mode: "raw", target: targets[1], stop: "terminate" },
+        { mode: "raw", target: raw, stop: "terminate" },
       ],
       settings.recoveries,
       log,
@@ -82,7 +95,7 @@ export async function runBench(overrides = {}, log = () => {}) {
         server,
         size,
         bytes: Object.fromEntries(
-          targets.map((t) => [t.name, { firstLoad: loads[t.name][0].cold.transferred, returnVisit: loads[t.name][0].warm.transferred }]),
+          Object.entries(loads).map(([name, l]) => [name, { firstLoad: l[0].cold.transferred, returnVisit: l[0].warm.transferred }]),
         ),
         memory: perTarget(sessions, (s) => s.memory),
         recovery,
@@ -95,6 +108,8 @@ export async function runBench(overrides = {}, log = () => {}) {
     };
   } finally {
     await browser?.close();
+    await widgetServer?.close();
+    await clientServer?.close();
     await rawServer?.close();
     await plainServer?.close();
     await appServer?.close();

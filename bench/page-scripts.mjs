@@ -2,7 +2,7 @@
 // them, so each must be self-contained). Timing happens on the page clock:
 // nothing measured includes the round trip from node to the browser.
 //
-// Both pages end up with the same interface, `window.__bench`:
+// Every page ends up with the same interface, `window.__bench`:
 //   run(code)       resolves to `{ ms, finishedAt, ok, phase, error, value,
 //                   outputChars, pythonMs, parts, restored }`
 //   submit(code, { timeoutSeconds })  resolves once the run is queued, to
@@ -27,6 +27,8 @@ export function watchSandpit() {
     doneAt: null,
     // `[{ what, at }]` while a recovery is traced (figure 5), else null: long sessions record nothing.
     trace: null,
+    // Called when a run's result comes back from the worker, if set (see `reportWidgetRuns`).
+    onDone: null,
   });
   const note = (what) => spy.trace?.push({ what, at: performance.now() });
   const NativeWorker = window.Worker;
@@ -66,6 +68,7 @@ export function watchSandpit() {
         if (data?.type === "done") {
           spy.doneAt = performance.now();
           note("done");
+          spy.onDone?.();
         }
       });
       const post = port.postMessage.bind(port);
@@ -209,7 +212,6 @@ export function installSandpitDriver() {
         },
       };
     },
-    appWasmBytes: () => window.__benchAppMemory?.buffer.byteLength ?? 0,
   };
 }
 
@@ -249,7 +251,82 @@ export function installRawDriver() {
         },
       };
     },
-    appWasmBytes: () => 0,
+  };
+}
+
+/**
+ * The widget's frame, before its scripts run, after `watchSandpit` (the
+ * agent path adds both to its context, so they run in every frame; this one
+ * does nothing outside a frame): when a run's result comes back from the
+ * worker, tells the embedding page when the widget received the request, when
+ * it posted the run to its worker and when the worker answered, all on the
+ * widget's own clock. The page splits a round trip with the differences, so
+ * no two clocks are compared. It reaches the page before the widget's
+ * answer does: both are posted from this frame, this one first.
+ */
+export function reportWidgetRuns() {
+  if (window.parent === window) return;
+  const spy = window.__benchSandpit;
+  let receivedAt = null;
+  // Added before the app's own listener, so it sees the request arrive first.
+  addEventListener("message", ({ data }) => {
+    if (data?.payload?.method === "tools/call") receivedAt = performance.now();
+  });
+  spy.onDone = () => {
+    window.parent.postMessage({ channel: "sandpit-bench", receivedAt, runPostedAt: spy.runPostedAt, doneAt: spy.doneAt }, "*");
+  };
+}
+
+/**
+ * The agent path (bench/client/), once connected: the same interface over
+ * the client's `sandpit.run`, timed from calling it to its resolution. The
+ * widget answers only after it has added the run to its (hidden) run list,
+ * so that is included, as it is for every caller of the client.
+ */
+export function installClientDriver() {
+  const { sandpit } = window.client;
+  let report = null;
+  addEventListener("message", ({ source, data }) => {
+    if (source === sandpit.iframe.contentWindow && data?.channel === "sandpit-bench") report = { ...data, at: performance.now() };
+  });
+  /**
+   * The widget's times for the run started at `started`: until its worker got
+   * the run, the worker, and the rest (both postMessage hops, the widget
+   * turning the result into MCP and adding the run to its list, the client).
+   */
+  const split = (started, ms) => {
+    const r = report?.at >= started ? report : null;
+    if (!(r && r.runPostedAt >= r.receivedAt && r.doneAt >= r.runPostedAt)) return null;
+    return { submit: r.runPostedAt - r.receivedAt, worker: r.doneAt - r.runPostedAt, render: ms - (r.doneAt - r.receivedAt) };
+  };
+  const describe = (result, started) => {
+    const finished = performance.now();
+    const ms = finished - started;
+    return {
+      ms,
+      finishedAt: finished,
+      ok: result.status === "ok",
+      phase: result.status,
+      error: result.error ? `${result.error.type}: ${result.error.message}` : null,
+      value: result.value?.repr ?? null,
+      outputChars: result.stdout.length + result.stderr.length,
+      pythonMs: result.duration_ms ?? null,
+      parts: split(started, ms),
+      restored: result.restored,
+    };
+  };
+  const submit = async (code, { timeoutSeconds = null } = {}) => {
+    const started = performance.now();
+    // The request is posted before `run` returns its promise: the run is queued.
+    const result = sandpit.run(code, timeoutSeconds === null ? {} : { timeoutSeconds });
+    return { result: result.then((answer) => describe(answer, started)) };
+  };
+  window.__bench = {
+    run: (code) => submit(code).then(({ result }) => result),
+    submit,
+    trace() {
+      throw new Error("the agent path is not traced: its workers belong to the widget's cross-origin frame (figure 5 measures the app page)");
+    },
   };
 }
 

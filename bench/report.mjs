@@ -54,7 +54,8 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       `${settings.recoveries} timeouts recovered from per mode.`,
     "",
     "Each cell is the median (p95 where the figure says so) with the smallest and largest sample in brackets. " +
-      "Ratio is Sandpit over raw for the same figure.",
+      "Ratio is Sandpit over raw for the same figure. Rows marked *agent path* measure Sandpit as a model drives it, " +
+      "through `sandpit-client.js` and a headless widget, instead of through its UI; their Sandpit column is that path.",
     "",
     "| # | Figure | Sandpit | Raw Pyodide | Ratio | Target | Result |",
     "| --- | --- | --- | --- | --- | --- | --- |",
@@ -73,8 +74,16 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "served by `scripts/serve.mjs` on loopback with its usual headers; " +
       "the raw baseline (`bench/raw/`) is a page and a module worker that load the same `dist/pyodide/` files and answer " +
       "`runPython` over plain `postMessage`, served the same way. Both run in one headless Chromium, alternately.",
+    "- The agent path (`bench/client/`, figures 4, 6 and 8): a page on another loopback origin, served with the same " +
+      "isolating headers, imports `sandpit-client.js` from a second serving of the same bundle (its config lists the page's " +
+      "origin in `embed.allow`) and creates a headless widget (`Sandpit.create({ headless: true })`). A round trip runs " +
+      "from calling `sandpit.run(code)` to its promise resolving with the RunResult, which the widget sends after adding " +
+      "the run to its hidden run list. The widget is a same-site frame and shares the page's renderer, so that page's " +
+      "main-thread time, JS heap and DOM heap include the widget's. The client creates its iframe without " +
+      "`allow=\"cross-origin-isolated\"`, so the widget is not cross-origin isolated even on this isolated page (it would stop " +
+      "a run by terminating its worker); no run measured here times out. Figures 1 to 3, 5 and 7 are the app page's only.",
     "- Times are taken on the page's own clock: start-up figures from navigation start; a round trip from handing over " +
-      "the code to having the answer. For Sandpit that means typing into the editor, pressing Run and waiting until the " +
+      "the code to having the answer. For Sandpit's UI that means typing into the editor, pressing Run and waiting until the " +
       "finished run is in the DOM, so it **includes rendering the run** (not painting it), as a user gets it; for raw it is " +
       "`postMessage` to the answer.",
     "- Cold start: a fresh browser context (empty HTTP cache). Warm start: a new tab in the same context after the first " +
@@ -87,7 +96,8 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "page, one program at a time, each waiting for the previous result.",
     "- Round trips and memory: one long session per target from a fresh page: run 1, a memory snapshot, the round trips " +
       "(after 3 warm-up runs each), programs up to the memory run count, a second snapshot. Sandpit's page keeps every run " +
-      "on screen, so what a run costs there depends on how many came before; the notes give its main-thread time per run " +
+      "on screen (the widget keeps them in its hidden run list), so what a run costs there depends on how many came before; " +
+      "the notes give its main-thread time per run " +
       "(DevTools' Performance metrics).",
     "- Memory: V8 heap in use on the page and in every worker (after a forced GC, via DevTools) plus the app's wasm memory " +
       "and Python's wasm memory (read by a probe run). The warm spare's wasm memory cannot be read from a run and is not included; " +

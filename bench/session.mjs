@@ -1,5 +1,6 @@
-// Figures 4, 6 and 8: sessions as an agent uses them. Sandpit's cost per run
-// depends on how many runs its page already shows, so each measurement says
+// Figures 4, 6 and 8: sessions as an agent uses them, on every target (the
+// agent path, bench/client/, included). Sandpit's cost per run depends on how
+// many runs its page (or widget) already shows, so each measurement says
 // where it starts from:
 //   - throughput: every pass over the program set on a fresh page;
 //   - round trips and memory: one long session per target from a fresh page:
@@ -129,6 +130,8 @@ async function openSession(browser, target) {
     name: target.name,
     context,
     page,
+    /** The frame Sandpit's app runs in: the page, but for the agent path's widget. */
+    appFrame: target.appFrame?.(page) ?? page,
     /** Runs that count towards the memory figure (probes do not). */
     runs: 0,
     /** Resolves when the page is idle again: ready, with every worker it started loaded. */
@@ -172,12 +175,17 @@ async function snapshots(browser, sessions) {
   return result;
 }
 
-/** JS heaps (page and workers) after a full GC, plus the app's and Python's wasm memory. */
+/**
+ * JS heaps (page and workers) after a full GC, plus the app's and Python's
+ * wasm memory. The agent path's widget is a same-site frame, so it shares the
+ * page's renderer and V8 heap, and its workers are among the page's.
+ */
 async function memorySnapshot(browser, session) {
   const probe = { name: "memory probe", code: PYTHON_MEMORY_PROBE, check: (r) => (Number(r.value) > 0 ? null : `returned ${r.value}`) };
   const { results } = await session.series([probe], { counted: false });
   const pythonWasm = Number(results[0].value);
-  const appWasm = await session.page.evaluate(() => window.__bench.appWasmBytes());
+  // Kept by `watchSandpit` when the app started; the raw page has no app.
+  const appWasm = await session.appFrame.evaluate(() => window.__benchAppMemory?.buffer.byteLength ?? 0);
   const page = await pageHeap(session.page);
   const workers = await workerHeaps(browser, session.page);
   const workersJs = sum(workers.map((w) => w.js));

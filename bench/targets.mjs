@@ -1,15 +1,45 @@
-// The two things measured side by side: Sandpit as users get it (its UI,
-// through the data-testid hooks) and the raw baseline (bench/raw/). Each
-// target knows how to prepare a browser context, open itself, tell when it
-// is ready and settled, and install the common `window.__bench` driver.
+// What is measured side by side: Sandpit as users get it (its UI, through
+// the data-testid hooks), Sandpit as an agent gets it (its embedding client
+// and a headless widget, bench/client/) and the raw baseline (bench/raw/).
+// Each target knows how to prepare a browser context, open itself, tell when
+// it is ready and settled, and install the common `window.__bench` driver.
 //
 // A code to run on opening (figure 3) is given to both `prepare` and `url`:
 // Sandpit gets it typed into its editor by an init script, the raw page
-// reads it from its query string.
+// reads it from its query string. The agent path is not loaded that way
+// (figures 1 to 3 and 7 are about opening the app), so it has no `loadTimes`.
 import { READY_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
-import { firstRunOnOpen, installRawDriver, installSandpitDriver, watchSandpit } from "./page-scripts.mjs";
+import {
+  firstRunOnOpen,
+  installClientDriver,
+  installRawDriver,
+  installSandpitDriver,
+  reportWidgetRuns,
+  watchSandpit,
+} from "./page-scripts.mjs";
 
-const waitFor = (page, predicate) => page.waitForFunction(predicate, null, { timeout: READY_TIMEOUT_MS });
+/**
+ * Waits for `predicate` in a page or a frame, polling on a timer: Playwright's
+ * default polls on animation frames, which the headless widget's hidden
+ * iframe never gets.
+ */
+const waitFor = (frame, predicate) => frame.waitForFunction(predicate, null, { polling: 50, timeout: READY_TIMEOUT_MS });
+
+/**
+ * Sandpit's app (the page, or the widget's frame) is ready, every worker it
+ * started (the warm spare too) has loaded Python, and its service worker, if
+ * it registered one, is active (precache done). Counting the workers needs
+ * `watchSandpit` in that frame.
+ */
+async function appSettled(frame) {
+  // Attached, not visible: the headless widget is hidden.
+  await frame.locator('[data-testid="runtime-state"][data-state="ready"]').waitFor({ state: "attached", timeout: READY_TIMEOUT_MS });
+  await waitFor(frame, () => window.__benchSandpit.ready === window.__benchSandpit.started);
+  await waitFor(frame, async () => {
+    const registration = await navigator.serviceWorker?.getRegistration();
+    return !registration || registration.active !== null;
+  });
+}
 
 /** Sandpit served from dist/ at `url`; `name` tells two servings apart (figure 5 uses an isolated and a plain one). */
 export function sandpitTarget(url, name = "sandpit") {
@@ -25,19 +55,39 @@ export function sandpitTarget(url, name = "sandpit") {
       await waitFor(page, () => window.__benchLoad?.readyAt != null && window.__benchLoad.firstResultAt != null);
       return page.evaluate(() => ({ ...window.__benchLoad, workerAt: window.__benchSandpit.firstWorkerAt }));
     },
-    /**
-     * Ready, every worker it started (the warm spare too) has loaded Python,
-     * and its service worker, if it registered one, is active (precache done).
-     */
-    async settled(page) {
-      await page.locator('[data-testid="runtime-state"][data-state="ready"]').waitFor({ timeout: READY_TIMEOUT_MS });
-      await waitFor(page, () => window.__benchSandpit.ready === window.__benchSandpit.started);
-      await waitFor(page, async () => {
-        const registration = await navigator.serviceWorker?.getRegistration();
-        return !registration || registration.active !== null;
-      });
-    },
+    settled: appSettled,
     installDriver: installSandpitDriver,
+  };
+}
+
+/** The frame of the widget that bench/client/ embeds. */
+const widgetFrame = (page) => page.frames().find((frame) => new URL(frame.url()).pathname.endsWith("/widget.html"));
+
+/**
+ * Sandpit as an agent drives it: bench/client/ served at `url`, a page on
+ * another origin that imports sandpit-client.js from the app at `appUrl`
+ * (whose config must list that origin in `embed.allow`) and creates a
+ * headless widget. Init scripts run in every frame, so the widget's frame is
+ * watched like the app page, and reports how long each run spent where.
+ */
+export function clientTarget(url, appUrl) {
+  return {
+    name: "sandpit-client",
+    async prepare(context) {
+      await context.addInitScript(watchSandpit);
+      await context.addInitScript(reportWidgetRuns);
+    },
+    url: () => `${url}?app=${encodeURIComponent(appUrl)}`,
+    /** Where the app runs: the widget's frame, not the page. */
+    appFrame: widgetFrame,
+    /** The client connected and the widget's app settled, as the app page's. */
+    async settled(page) {
+      await waitFor(page, () => window.client?.sandpit || window.client?.error);
+      const error = await page.evaluate(() => window.client.error);
+      if (error) throw new Error(`sandpit-client: ${error}`);
+      await appSettled(widgetFrame(page));
+    },
+    installDriver: installClientDriver,
   };
 }
 

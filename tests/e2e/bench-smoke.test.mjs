@@ -52,8 +52,16 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     assert.ok(results.details.recovery.terminate[0].replays >= 1, "terminate mode replays the earlier run");
     assert.equal(results.details.recovery.interrupt[0].replays, 0, "an interrupt keeps the interpreter");
 
+    // The agent path (sandpit-client.js, a headless widget) has its own rows in every session figure.
+    const ids = results.figures.map((f) => f.id);
+    for (const id of ["round_trip_trivial_p50", "round_trip_trivial_p95", "round_trip_print100kb_p50", "throughput", "memory_growth"]) {
+      assert.ok(ids.includes(`${id}_agent`), `${id}_agent is missing`);
+    }
+    assert.ok(results.details.memory["sandpit-client"].last.workers >= 1, "the widget's workers are measured");
+
     const markdown = await readFile(join(dir, "RESULTS.md"), "utf8");
     assert.match(markdown, /\| 5 \| Recovery after a timeout .* interrupt mode .* \| < 50 ms \|/);
+    assert.match(markdown, /\| 6 \| Throughput .* agent path .* \| ≥ 0\.80× raw \|/);
     assert.doesNotMatch(markdown, /not measured yet/);
   } finally {
     await rm(dir, { recursive: true, force: true });
