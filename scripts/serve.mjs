@@ -10,7 +10,7 @@ import { createServer } from "node:http";
 import { extname, join, normalize, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { connectOrigins, securityHeaders } from "../www/security-headers.js";
+import { ISOLATION_HEADERS, connectOrigins, securityHeaders } from "../www/security-headers.js";
 
 const MIME = {
   ".html": "text/html; charset=utf-8",
@@ -162,14 +162,17 @@ const DEMO_DIR = fileURLToPath(new URL("../www/demo/", import.meta.url));
  * Serves the demo chat page (www/demo), which embeds the widget of the app
  * at `app`, from another origin as a chat UI would. `files` maps extra
  * paths to `{ type, body }` (the tests add their own host pages).
- * `setApp(url)` points the demo at an app started after it.
+ * `setApp(url)` points the demo at an app started after it. `isolated`
+ * serves its pages cross-origin isolated (COOP/COEP), as a chat UI that
+ * wants timed-out runs interrupted rather than restarted would be.
  */
-export async function serveDemo({ app = null, port = 0, files = {} } = {}) {
+export async function serveDemo({ app = null, port = 0, files = {}, isolated = false } = {}) {
+  const isolation = isolated ? ISOLATION_HEADERS : {};
   const server = createServer(async (request, response) => {
     const { pathname } = new URL(request.url, "http://127.0.0.1");
     const extra = files[pathname];
     if (extra) {
-      response.writeHead(200, { "Content-Type": extra.type }).end(extra.body);
+      response.writeHead(200, { "Content-Type": extra.type, ...isolation }).end(extra.body);
       return;
     }
     if (pathname === "/demo-config.json") {
@@ -186,7 +189,7 @@ export async function serveDemo({ app = null, port = 0, files = {} } = {}) {
       response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
       return;
     }
-    response.writeHead(200, { "Content-Type": MIME[extname(name)] }).end(body);
+    response.writeHead(200, { "Content-Type": MIME[extname(name)], ...isolation }).end(body);
   });
   return {
     ...(await listen(server, port)),

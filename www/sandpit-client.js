@@ -66,6 +66,10 @@ export class Sandpit {
     this.#iframe = document.createElement("iframe");
     this.#iframe.src = page.href;
     this.#iframe.title = "Sandpit: Python sandbox";
+    // On a cross-origin isolated page the widget may be isolated too (it
+    // then stops a run that times out by interrupting it, keeping the
+    // session), but only if the page delegates the permission.
+    this.#iframe.allow = "cross-origin-isolated";
     this.#iframe.style.border = "0";
     this.#iframe.style.width = "100%";
     if (headless) this.#iframe.style.display = "none";

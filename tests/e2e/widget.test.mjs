@@ -49,6 +49,7 @@ const RED_SQUARE = [
 const HOST_PAGE = `<!doctype html><meta charset="utf-8"><title>host</title><body><script type="module" src="/sdk.js"></script></body>`;
 
 let host;
+let isolatedHost;
 let stranger;
 let app;
 
@@ -58,15 +59,16 @@ before(async () => {
     "/sdk.js": { type: "text/javascript", body: await sdkBundle() },
   };
   host = await serveDemo({ files });
+  isolatedHost = await serveDemo({ files, isolated: true });
   stranger = await serveDemo({ files });
-  app = await startApp({ embedOrigins: [new URL(host.url).origin] });
-  host.setApp(app.url);
-  stranger.setApp(app.url);
+  app = await startApp({ embedOrigins: [host, isolatedHost].map((server) => new URL(server.url).origin) });
+  for (const server of [host, isolatedHost, stranger]) server.setApp(app.url);
 });
 
 after(async () => {
   await app?.close();
   await host?.close();
+  await isolatedHost?.close();
   await stranger?.close();
 });
 
@@ -106,6 +108,29 @@ describe("the demo chat page", () => {
     const frame = widgetFrame(sandpit.page);
     await frame.locator('[data-testid="run-entry"][data-phase="ok"]').first().waitFor();
     assert.match(await frame.getByTestId("runs").textContent(), /pi is about 3\.1416/);
+    assert.deepEqual(sandpit.errors, []);
+    await sandpit.close();
+  });
+});
+
+describe("the JS client on a cross-origin isolated page", () => {
+  test("gets an isolated widget, which stops a run that times out by interrupt and keeps the session", async () => {
+    const sandpit = await openHost(isolatedHost);
+    assert.equal(await sandpit.page.evaluate(() => crossOriginIsolated), true);
+    await createWidget(sandpit.page);
+    const frame = widgetFrame(sandpit.page);
+    assert.equal(await frame.evaluate(() => crossOriginIsolated), true);
+    await frame.locator('[data-testid="runtime-state"][data-state="ready"]').waitFor({ timeout: 60_000 });
+    assert.equal(await frame.getByTestId("runtime-state").getAttribute("data-interrupts"), "true");
+    const [stopped, next] = await sandpit.page.evaluate(async () => [
+      await window.sandpit.run("kept = 41\nwhile True:\n    pass", { timeoutSeconds: 1 }),
+      await window.sandpit.run("kept + 1"),
+    ]);
+    assert.equal(stopped.status, "timeout");
+    // Interrupted, not restarted: nothing had to be replayed into a new worker.
+    assert.equal(stopped.restored, null);
+    assert.equal(next.restored, null);
+    assert.equal(next.value.repr, "42");
     assert.deepEqual(sandpit.errors, []);
     await sandpit.close();
   });
