@@ -21,6 +21,9 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn stop(this: &Subscription);
 
+    #[wasm_bindgen(catch, js_name = installOfflineCopy)]
+    fn js_install_offline_copy() -> Result<(), JsValue>;
+
     #[wasm_bindgen(catch, js_name = applyUpdate)]
     fn js_apply_update() -> Result<(), JsValue>;
 
@@ -96,8 +99,7 @@ pub struct PwaState {
     pub error: Option<String>,
 }
 
-/// Receives [`PwaState`] changes until dropped; registers the service worker
-/// on first use.
+/// Receives [`PwaState`] changes until dropped.
 pub struct PwaWatch {
     subscription: Subscription,
     _on_change: Closure<dyn FnMut(JsValue)>,
@@ -125,6 +127,12 @@ impl Drop for PwaWatch {
     fn drop(&mut self) {
         self.subscription.stop();
     }
+}
+
+/// Registers the service worker, which installs the offline copy (once;
+/// later calls do nothing). Called when Python has started: see `www/pwa.js`.
+pub fn install_offline_copy() -> Result<(), PwaError> {
+    js_install_offline_copy().map_err(PwaError::from)
 }
 
 /// Lets the waiting version take over; the page reloads once it has.

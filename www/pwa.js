@@ -122,14 +122,24 @@ async function start() {
 }
 
 /**
- * Calls `onChange(state)` now and on every change; registers the service
- * worker on first use. Returns a subscription whose `stop()` ends the calls.
+ * Calls `onChange(state)` now and on every change. Returns a subscription
+ * whose `stop()` ends the calls.
  */
 export function subscribe(onChange) {
   subscribers.add(onChange);
   onChange({ ...state });
-  start();
   return { stop: () => subscribers.delete(onChange) };
+}
+
+/**
+ * Registers the service worker, whose first install downloads and checks
+ * the whole offline copy (Pyodide included). The page calls this once Python
+ * has started, so that on a first visit the copy does not compete with
+ * Python's own start-up; a host that needs the worker earlier gets it from
+ * `waitForServiceWorker`.
+ */
+export function installOfflineCopy() {
+  start();
 }
 
 /** "Reload to update": the waiting version takes over, then the page reloads. */

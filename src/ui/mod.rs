@@ -220,7 +220,7 @@ pub fn App() -> impl IntoView {
         runtime,
     );
     let files = persistence.files();
-    let pwa = watch_pwa();
+    let pwa = watch_pwa(status);
     let relay = agents::offer_tools(ToolHost {
         runtime,
         runs,

@@ -5,11 +5,30 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::pwa::{self, PwaState, PwaWatch, UpdateState};
+use crate::runtime::RuntimeStatus;
 
 /// The service worker's state as a signal, for as long as the calling
-/// component lives (the watch is dropped with it).
-pub fn watch_pwa() -> ReadSignal<PwaState> {
+/// component lives (the watch is dropped with it). The offline copy is
+/// installed once Python has started (or failed to).
+pub fn watch_pwa(python: RwSignal<RuntimeStatus>) -> ReadSignal<PwaState> {
     let state = RwSignal::new(PwaState::default());
+    Effect::new(move |installing: Option<bool>| {
+        if installing == Some(true) {
+            return true;
+        }
+        let started = python.with(|status| {
+            matches!(
+                status,
+                RuntimeStatus::Ready { .. } | RuntimeStatus::Failed { .. }
+            )
+        });
+        if started {
+            if let Err(error) = pwa::install_offline_copy() {
+                warn!("sandpit: no offline copy: {error}");
+            }
+        }
+        started
+    });
     match PwaWatch::start(move |next| state.set(next)) {
         Ok(watch) => {
             StoredValue::new_local(watch);

@@ -121,6 +121,22 @@ describe("offline", () => {
     await sandpit.assertHealthy({ allow: [/ERR_INTERNET_DISCONNECTED.*not-in-the-bundle/] });
   });
 
+  test("the offline copy is downloaded once Python has started, not while it loads", async () => {
+    app = await startApp();
+    const sandpit = await app.newPage();
+    const held = await sandpit.holdDownloads("**/pyodide/python_stdlib.zip");
+    await sandpit.open();
+    await sandpit.page.getByTestId("runtime-state").waitFor();
+    assert.equal(await sandpit.runtimeState(), "loading");
+    const registered = () => sandpit.page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) !== undefined);
+    assert.equal(await registered(), false, "no service worker while Python loads");
+    held.release();
+    await sandpit.waitReady();
+    await sandpit.waitOfflineReady();
+    assert.equal(await registered(), true);
+    await sandpit.assertHealthy();
+  });
+
   test("a cached file that was tampered with is fetched again, never served", async () => {
     const sandpit = await openApp();
     await sandpit.waitOfflineReady();
