@@ -277,12 +277,12 @@ function mayNeedPackages(code) {
 }
 
 /**
- * Loads the packages the code imports (mapped to package names through the
- * lockfile, submodules stripped) and those the request names, reporting
+ * Loads the packages the code imports (when `fromImports`; mapped to package
+ * names through the lockfile, submodules stripped) and those the request names, reporting
  * bytes as they arrive. Returns the packages that failed, with why: the
  * runner turns a later ImportError into the right hint.
  */
-async function loadPackages(id, request) {
+async function loadPackages(id, request, fromImports) {
   const failures = {};
   const names = [];
   // Pyodide's messages say what it loads and what failed ("Failed to load a,
@@ -308,7 +308,7 @@ async function loadPackages(id, request) {
   };
   await countingDownloads(report, async () => {
     const options = { messageCallback: listen, errorCallback: listen };
-    if (mayNeedPackages(request.code)) {
+    if (fromImports) {
       try {
         await pyodide.loadPackagesFromImports(request.code, options);
       } catch {
@@ -339,8 +339,13 @@ async function run(id, request) {
   currentRun = id;
   blocked = [];
   try {
-    const failures = await loadPackages(id, request);
-    await settle();
+    const fromImports = mayNeedPackages(request.code);
+    let failures = {};
+    if (fromImports || request.packages.length > 0) {
+      failures = await loadPackages(id, request, fromImports);
+      // Downloads the CSP refused are reported as tasks: let them arrive.
+      await settle();
+    }
     post({ type: "started", id });
     // Without an interrupt buffer a stuck run is stopped by terminating this
     // worker, so output is sent line by line: nothing printed is lost.

@@ -219,6 +219,10 @@ describe("a headless widget", () => {
   test("shows nothing, still runs, and destroy() removes it and rejects what was pending", async () => {
     const sandpit = await openHost(host);
     await createWidget(sandpit.page, { headless: true });
+    assert.equal(await sandpit.page.evaluate(async () => (await window.sandpit.run("'first'")).status), "ok");
+    const frame = widgetFrame(sandpit.page);
+    assert.equal(await frame.getByTestId("runtime-state").getAttribute("data-state"), "ready");
+    assert.equal(await frame.getByTestId("run-entry").count(), 0, "a headless widget draws no runs");
     const out = await sandpit.page.evaluate(async () => {
       const s = window.sandpit;
       const hidden = getComputedStyle(s.iframe).display === "none";
