@@ -356,6 +356,19 @@ function memoryNote(memory) {
     `Sandpit grew by ${formatBytes(memory.sandpit.last.total - memory.sandpit.first.total)}, most in ` +
     deltas.map((d) => `${d.label} ${formatBytes(d.delta)}`).join(", ") +
     `; raw grew by ${formatBytes(rawGrowth)} over the same runs. Not counted above: Blink's DOM heap on ` +
-    `Sandpit's page went from ${formatBytes(memory.sandpit.first.pageDom)} to ${formatBytes(memory.sandpit.last.pageDom)}.`
+    `Sandpit's page went from ${formatBytes(memory.sandpit.first.pageDom)} to ${formatBytes(memory.sandpit.last.pageDom)}. ` +
+    APP_WASM_GROWTH
   );
 }
+
+/**
+ * Why the app's wasm memory grows, which the numbers alone do not say: the
+ * page keeps its newest 100 runs (`KEPT_RUNS` in src/storage.rs) with their
+ * whole results, and the long session's runs printing 100 KB each fill that
+ * history at one point; wasm memory never shrinks, so that peak stays.
+ */
+const APP_WASM_GROWTH =
+  "The app's wasm memory holds the page's history: its newest 100 runs with their whole results (output kept " +
+  "twice, as stdout/stderr and in write order), so while the runs printing 100 KB were among them it held " +
+  "about 200 KB for each; wasm memory keeps the size it once grew to, so the figure shows that peak, not a leak (the " +
+  "history is capped and Python's memory stays flat).";
