@@ -24,8 +24,12 @@ use crate::protocol::{
 };
 
 /// How long an interrupted run may take to stop before its worker is terminated
-/// (code stuck in C, or code that catches `KeyboardInterrupt`).
-const INTERRUPT_GRACE_MS: u32 = 1_000;
+/// (code stuck in C, or code that catches `KeyboardInterrupt`). Usually it
+/// stops within milliseconds, but on a busy two-core machine, with the warm
+/// spare compiling Pyodide at the same moment, an honoured interrupt was
+/// measured to take over a second to come back; terminating then would
+/// throw away the session's state for nothing.
+const INTERRUPT_GRACE_MS: u32 = 3_000;
 
 /// What the runtime is doing, for the status line.
 #[derive(Debug, Clone, PartialEq)]

@@ -122,10 +122,10 @@ describe("the JS client on a cross-origin isolated page", () => {
     assert.equal(await frame.evaluate(() => crossOriginIsolated), true);
     await frame.locator('[data-testid="runtime-state"][data-state="ready"]').waitFor({ timeout: 60_000 });
     assert.equal(await frame.getByTestId("runtime-state").getAttribute("data-interrupts"), "true");
-    const [stopped, next] = await sandpit.page.evaluate(async () => [
-      await window.sandpit.run("kept = 41\nwhile True:\n    pass", { timeoutSeconds: 1 }),
-      await window.sandpit.run("kept + 1"),
-    ]);
+    const [stopped, next] = await sandpit.page.evaluate(async () => {
+      await window.sandpit.run("kept = 41");
+      return [await window.sandpit.run("while True:\n    pass", { timeoutSeconds: 1 }), await window.sandpit.run("kept + 1")];
+    });
     assert.equal(stopped.status, "timeout");
     // Interrupted, not restarted: nothing had to be replayed into a new worker.
     assert.equal(stopped.restored, null);
