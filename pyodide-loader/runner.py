@@ -14,7 +14,6 @@ import inspect
 import io
 import json
 import linecache
-import mimetypes
 import os
 import re
 import sys
@@ -196,6 +195,10 @@ def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
         if size <= inline_limit:
             with open(path, "rb") as handle:
                 content = base64.b64encode(handle.read()).decode("ascii")
+        # Imported here: reading its tables costs every start-up ~20 ms, and
+        # most runs write no files.
+        import mimetypes
+
         mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
         found.append({"path": path, "size": size, "mime": mime, "content_base64": content})
     return found

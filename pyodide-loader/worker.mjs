@@ -180,10 +180,19 @@ async function countingDownloads(report, body) {
 
 async function init(config) {
   try {
-    const manifest = await (await fetch(new URL("manifest.json", config.pyodide_url))).json();
+    // Small files fetched side by side with Pyodide's own, not after it.
+    const fetchJson = async (url) => (await fetch(url)).json();
+    const manifesting = fetchJson(new URL("manifest.json", config.pyodide_url));
+    const indexing = manifesting.then((manifest) => packageIndex(config.pyodide_url, manifest));
+    const sourcing = fetch(config.runner_url).then((response) => response.text());
+    // Their failures are reported where they are awaited, not as unhandled meanwhile.
+    for (const pending of [indexing, sourcing]) pending.catch(() => {});
+    const [manifest, { loadPyodide }] = await Promise.all([
+      manifesting,
+      import(new URL("pyodide.mjs", config.pyodide_url).href),
+    ]);
     // The manifest knows the sizes up front, so the bar never runs backwards.
     const total = Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
-    const { loadPyodide } = await import(new URL("pyodide.mjs", config.pyodide_url).href);
     const startup = (loaded) => {
       // Once every byte is in, what remains is compiling and starting the interpreter.
       const stage = loaded >= total ? "start" : "download";
@@ -191,11 +200,11 @@ async function init(config) {
     };
     pyodide = await countingDownloads(startup, () => loadPyodide({ indexURL: config.pyodide_url }));
     post({ type: "progress", stage: "runner", loaded: total, total });
-    const source = await (await fetch(config.runner_url)).text();
+    const source = await sourcing;
     const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
     pyodide.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, source);
     runner = pyodide.pyimport(RUNNER_MODULE);
-    const index = await packageIndex(config.pyodide_url, manifest);
+    const index = await indexing;
     packageOfImport = new Map(Object.entries(index.imports));
     runner.configure(JSON.stringify(index));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
