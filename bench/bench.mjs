@@ -33,7 +33,7 @@ const CLIENT = join(ROOT, "bench", "client");
 /** How much to measure: a few minutes on 2 cores, most of it Sandpit's 1,000-run session. */
 export const DEFAULT_SETTINGS = {
   /** Cold + warm page loads per target (figures 1, 2, 3, 7). */
-  loads: 3,
+  loads: 5,
   /** Timed round trips per kind of run and target (figure 4). */
   roundTrips: 100,
   /** Passes over the program set per target, each on a fresh page (figure 6). */
