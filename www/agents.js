@@ -78,8 +78,10 @@ export function connectRelay(port, tools, execute, onState) {
       }
     };
     socket.onclose = (event) => {
+      // Once stopped, the page has let go of `onState`: nobody is listening.
+      if (stopped) return;
       onState("disconnected", event.reason || `the relay on port ${port} is not running`);
-      if (!stopped) retry = setTimeout(connect, RECONNECT_MS);
+      retry = setTimeout(connect, RECONNECT_MS);
     };
   };
   connect();

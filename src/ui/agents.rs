@@ -41,8 +41,28 @@ pub struct RelayState {
     pub detail: String,
 }
 
-/// Offers the tools to agents; returns the relay's state, `None` when the
-/// page was not asked to connect to one.
+/// What the page hands agents: the closures JavaScript calls, kept for as
+/// long as the page's owner lives.
+struct Offered {
+    _execute: Closure<dyn Fn(String, JsValue) -> js_sys::Promise>,
+    _relay: Option<RelayLink>,
+}
+
+/// The relay connection: its state callback, and the function that ends it.
+struct RelayLink {
+    _on_state: Closure<dyn Fn(String, String)>,
+    disconnect: js_sys::Function,
+}
+
+impl Drop for RelayLink {
+    fn drop(&mut self) {
+        let _ = self.disconnect.call0(&JsValue::NULL);
+    }
+}
+
+/// Offers the tools to agents for as long as the calling component lives;
+/// returns the relay's state, `None` when the page was not asked to connect
+/// to one.
 pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
     let relay = RwSignal::new(None);
     let tools = to_js(&Value::Array(Tool::ALL.map(Tool::descriptor).to_vec()));
@@ -59,21 +79,25 @@ pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
             warn!("sandpit: WebMCP registration failed: {error:?}");
         }
     });
-    if let Some(port) = relay_port() {
+    let connected = relay_port().map(|port| {
         let on_state = Closure::<dyn Fn(String, String)>::new(move |state, detail| {
             relay.set(Some(RelayState { state, detail }));
         });
-        // The connection lives as long as the page.
-        let _disconnect = connect_relay(
+        let disconnect = connect_relay(
             port,
             &tools,
             execute.as_ref().unchecked_ref(),
             on_state.as_ref().unchecked_ref(),
         );
-        on_state.forget();
-    }
-    // Agents may call the tools for as long as the page is open.
-    execute.forget();
+        RelayLink {
+            _on_state: on_state,
+            disconnect,
+        }
+    });
+    StoredValue::new_local(Offered {
+        _execute: execute,
+        _relay: connected,
+    });
     relay
 }
 

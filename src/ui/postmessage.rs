@@ -44,14 +44,36 @@ impl EmbedPolicy {
     }
 }
 
-/// Serves MCP to the parent page: answers allowed origins, refuses the rest
-/// (`on_refused` hears each refused origin), and tells the served page the
-/// widget's height whenever it changes.
-pub fn serve(host: ToolHost, policy: EmbedPolicy, on_refused: impl Fn(String) + 'static) {
+/// The widget's listeners while it serves: dropping this removes them.
+pub struct Serving {
+    on_message: Closure<dyn Fn(MessageEvent)>,
+    resize: Option<(web_sys::ResizeObserver, Closure<dyn Fn()>)>,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = leptos::prelude::window().remove_event_listener_with_callback(
+            "message",
+            self.on_message.as_ref().unchecked_ref(),
+        );
+        if let Some((observer, _)) = &self.resize {
+            observer.disconnect();
+        }
+    }
+}
+
+/// Serves MCP to the parent page until the returned [`Serving`] is dropped:
+/// answers allowed origins, refuses the rest (`on_refused` hears each refused
+/// origin), and tells the served page the widget's height whenever it changes.
+pub fn serve(
+    host: ToolHost,
+    policy: EmbedPolicy,
+    on_refused: impl Fn(String) + 'static,
+) -> Option<Serving> {
     let window = leptos::prelude::window();
     let Some(parent) = window.parent().ok().flatten().filter(|p| !same(p, &window)) else {
         on_refused("this page is not inside a frame: nothing can drive it".into());
-        return;
+        return None;
     };
     let client: Rc<RefCell<Option<(String, McpSession)>>> = Rc::default();
     let on_message = {
@@ -88,11 +110,12 @@ pub fn serve(host: ToolHost, policy: EmbedPolicy, on_refused: impl Fn(String) + 
     window
         .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
         .expect("a window takes message listeners");
-    // The listener lives as long as the page.
-    on_message.forget();
     // Announced to any origin, as the iframe transport does: it reveals nothing.
     post(&parent, "*", &json!(SERVER_READY));
-    watch_height(parent, client);
+    Some(Serving {
+        on_message,
+        resize: watch_height(parent, client),
+    })
 }
 
 /// The session for `origin`, new if the parent page changed (or first talks).
@@ -118,11 +141,13 @@ fn connect(
 }
 
 /// Posts the widget's height to the page it serves whenever it changes, so
-/// the page can size the iframe to its content.
-fn watch_height(parent: Window, client: Rc<RefCell<Option<(String, McpSession)>>>) {
-    let Some(root) = leptos::prelude::document().document_element() else {
-        return;
-    };
+/// the page can size the iframe to its content; watches until the returned
+/// observer is disconnected.
+fn watch_height(
+    parent: Window,
+    client: Rc<RefCell<Option<(String, McpSession)>>>,
+) -> Option<(web_sys::ResizeObserver, Closure<dyn Fn()>)> {
+    let root = leptos::prelude::document().document_element()?;
     let last = RefCell::new(0);
     let measured = root.clone();
     let on_resize = Closure::<dyn Fn()>::new(move || {
@@ -135,13 +160,12 @@ fn watch_height(parent: Window, client: Rc<RefCell<Option<(String, McpSession)>>
             post_raw(&parent, &origin, &message);
         }
     });
-    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
-        observer.observe(&root);
-        if let Some(body) = leptos::prelude::document().body() {
-            observer.observe(&body);
-        }
+    let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+    observer.observe(&root);
+    if let Some(body) = leptos::prelude::document().body() {
+        observer.observe(&body);
     }
-    on_resize.forget();
+    Some((observer, on_resize))
 }
 
 /// The payload of a message in the transport's envelope, client to server.

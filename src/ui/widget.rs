@@ -25,9 +25,14 @@ pub fn Widget() -> impl IntoView {
         runs,
         persistence: None,
     };
+    // Serving lasts as long as the widget: the listeners go with this value.
+    let serving = StoredValue::new_local(None);
     spawn_local(async move {
         match embed_policy().await {
-            Ok(policy) => serve(host, policy, move |origin| refused.set(Some(origin))),
+            Ok(policy) => {
+                let listening = serve(host, policy, move |origin| refused.set(Some(origin)));
+                serving.set_value(listening);
+            }
             Err(error) => refused.set(Some(error)),
         }
     });
