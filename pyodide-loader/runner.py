@@ -142,6 +142,12 @@ def clear_session(name: str) -> None:
         shutil.rmtree(directory)
 
 
+def _enter(directory: str) -> None:
+    """Makes ``directory`` the current one, creating it if it is missing."""
+    os.makedirs(directory, exist_ok=True)
+    os.chdir(directory)
+
+
 def _session_dir(name: str) -> str:
     """The session's working directory: its name made safe as one path segment."""
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".") or "_"
@@ -186,6 +192,10 @@ def _snapshot() -> dict:
 
 def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
     """Files created or changed since ``before``, with their bytes when small enough."""
+    # Imported here: reading its tables costs every start-up ~20 ms, and
+    # most runs write no files.
+    import mimetypes
+
     found = []
     for path in sorted(after):
         if before.get(path) == after[path]:
@@ -195,10 +205,6 @@ def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
         if size <= inline_limit:
             with open(path, "rb") as handle:
                 content = base64.b64encode(handle.read()).decode("ascii")
-        # Imported here: reading its tables costs every start-up ~20 ms, and
-        # most runs write no files.
-        import mimetypes
-
         mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
         found.append({"path": path, "size": size, "mime": mime, "content_base64": content})
     return found
@@ -367,8 +373,10 @@ class _Capture:
         """The output in write order, one chunk per run of the same stream."""
         return [{"stream": stream, "text": "".join(pieces)} for stream, pieces in self._chunks]
 
-    def text_of(self, stream: str) -> str:
-        return "".join("".join(pieces) for name, pieces in self._chunks if name == stream)
+
+def _text_of(output: list[dict], stream: str) -> str:
+    """All that ``stream`` wrote, from the output in write order."""
+    return "".join(chunk["text"] for chunk in output if chunk["stream"] == stream)
 
 
 def _append(runs: list, stream: str, text: str) -> None:
@@ -655,8 +663,7 @@ class _Job:
         self.status, self.value, self.error, self.exit_code = "ok", None, None, None
         self.before = None
         self.directory = _session_dir(request["session"])
-        os.makedirs(self.directory, exist_ok=True)
-        os.chdir(self.directory)
+        _enter(self.directory)
         self.started = time.perf_counter()
 
     def begin(self):
@@ -730,8 +737,7 @@ class _Job:
         _current_displays = None
         self.capture.flush()
         # The code may have changed directory, or removed it; files are the session's.
-        os.makedirs(self.directory, exist_ok=True)
-        os.chdir(self.directory)
+        _enter(self.directory)
         return _snapshot()
 
     def result(self) -> str:
@@ -745,12 +751,13 @@ class _Job:
 
     def _result(self) -> str:
         after = self._restore()
+        output = self.capture.output()
         return json.dumps(
             {
                 "status": self.status,
-                "stdout": self.capture.text_of("stdout"),
-                "stderr": self.capture.text_of("stderr"),
-                "output": self.capture.output(),
+                "stdout": _text_of(output, "stdout"),
+                "stderr": _text_of(output, "stderr"),
+                "output": output,
                 "value": self.value,
                 "displays": self.displays.bundles,
                 "error": self.error,
