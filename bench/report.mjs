@@ -79,9 +79,9 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "origin in `embed.allow`) and creates a headless widget (`Sandpit.create({ headless: true })`). A round trip runs " +
       "from calling `sandpit.run(code)` to its promise resolving with the RunResult, which the widget sends after adding " +
       "the run to its hidden run list. The widget is a same-site frame and shares the page's renderer, so that page's " +
-      "main-thread time, JS heap and DOM heap include the widget's. The client creates its iframe without " +
-      "`allow=\"cross-origin-isolated\"`, so the widget is not cross-origin isolated even on this isolated page (it would stop " +
-      "a run by terminating its worker); no run measured here times out. Figures 1 to 3, 5 and 7 are the app page's only.",
+      "main-thread time, JS heap and DOM heap include the widget's. The client creates its iframe with " +
+      "`allow=\"cross-origin-isolated\"`, so on this isolated page the widget is cross-origin isolated too, as on a host " +
+      "page that isolates itself; no run measured here times out. Figures 1 to 3, 5 and 7 are the app page's only.",
     "- Times are taken on the page's own clock: start-up figures from navigation start; a round trip from handing over " +
       "the code to having the answer. For Sandpit's UI that means typing into the editor, pressing Run and waiting until the " +
       "finished run is in the DOM, so it **includes rendering the run** (not painting it), as a user gets it; for raw it is " +
