@@ -143,9 +143,15 @@ def clear_session(name: str) -> None:
 
 
 def _enter(directory: str) -> None:
-    """Makes ``directory`` the current one, creating it if it is missing."""
-    os.makedirs(directory, exist_ok=True)
-    os.chdir(directory)
+    """Makes ``directory`` the current one, creating it if it is missing.
+
+    It exists on every run but a session's first: ``makedirs`` first would
+    cost each run two failing ``mkdir`` calls and their stats."""
+    try:
+        os.chdir(directory)
+    except FileNotFoundError:
+        os.makedirs(directory)
+        os.chdir(directory)
 
 
 def _session_dir(name: str) -> str:

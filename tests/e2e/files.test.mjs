@@ -90,6 +90,20 @@ describe("files", () => {
     assert.equal(cleared.value, "[]");
   });
 
+  test("a run that leaves its directory, or removes it, does not move the next run out of the session's", async () => {
+    await sandpit.newSession("wanderer");
+    const left = await sandpit.run("import os\nopen('kept.txt', 'w').write('k')\nos.chdir('/tmp')\nos.getcwd()");
+    assert.equal(left.value, "'/tmp'");
+    assert.deepEqual(left.json.files.map((f) => f.path), ["kept.txt"], "the session's files, not /tmp's");
+    const back = await sandpit.run("import os, shutil\nhere = os.getcwd()\nos.chdir('..')\nshutil.rmtree(here)\nhere");
+    assert.equal(back.phase, "ok", JSON.stringify(back.json.error));
+    assert.match(back.value, /sessions\/wanderer'$/);
+    const again = await sandpit.run("import os\nopen('new.txt', 'w').write('n')\n(os.getcwd(), sorted(os.listdir('.')))");
+    assert.equal(again.phase, "ok", JSON.stringify(again.json.error));
+    assert.match(again.value, /sessions\/wanderer', \['new\.txt'\]\)$/);
+    await sandpit.selectSession("main");
+  });
+
   test("an artifact over the inline limit is listed by size and downloads from the session", async () => {
     const result = await sandpit.run("open('big.bin', 'wb').write(bytes(range(256)) * 20_000)");
     const [artifact] = result.json.artifacts;
