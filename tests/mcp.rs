@@ -167,8 +167,26 @@ fn a_valid_call_is_handed_over_with_its_progress_token() {
                 code: "import numpy".into()
             },
             progress_token: Some(json!(7)),
+            stream_output: true,
         }
     );
+}
+
+#[test]
+fn a_call_can_decline_streamed_output_and_progress() {
+    let reply = Server::new().handle(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "run_python", "arguments": {"code": "print(1)"},
+            "_meta": {"sandpit/streamOutput": false}}}));
+    let Reply::Call {
+        progress_token,
+        stream_output,
+        ..
+    } = reply
+    else {
+        panic!("expected a call, got {reply:?}");
+    };
+    assert_eq!(progress_token, None);
+    assert!(!stream_output);
 }
 
 #[test]

@@ -171,9 +171,17 @@ export class Sandpit {
     return result.structuredContent;
   }
 
+  /**
+   * Asks the widget only for what a listener will use: progress when there
+   * is an `onStatus`, output as it is written when there is an `onStdout` or
+   * `onStderr` (the result holds all of it anyway). Each notification is one
+   * more message between the widget and this page.
+   */
   #call(name, args, listeners = {}) {
-    const progressToken = `p${this.#nextId}`;
-    return this.#request("tools/call", { name, arguments: args, _meta: { progressToken } }, listeners);
+    const _meta = {};
+    if (listeners.onStatus) _meta.progressToken = `p${this.#nextId}`;
+    if (!listeners.onStdout && !listeners.onStderr) _meta["sandpit/streamOutput"] = false;
+    return this.#request("tools/call", { name, arguments: args, _meta }, listeners);
   }
 
   #request(method, params, listeners = {}) {

@@ -34,6 +34,11 @@ pub enum Reply {
         call: ToolCall,
         /// Where to send progress notifications, if the client asked for them.
         progress_token: Option<Value>,
+        /// Whether to send output as notifications/message while the code runs.
+        /// A client that only wants the result says `"sandpit/streamOutput": false`
+        /// in the call's `_meta`: the result holds the same output, so each
+        /// chunk would otherwise cross to the page twice.
+        stream_output: bool,
     },
     /// Read this file, then send [`Server::resource_response`].
     ReadFile {
@@ -181,7 +186,8 @@ fn initialize(params: &Value) -> Value {
             run code (sessions keep variables between calls), check_python to check code \
             and its imports without running it, reset_session to start a session afresh. \
             While code runs, its output arrives as notifications/message with logger \
-            \"stdout\" or \"stderr\".",
+            \"stdout\" or \"stderr\" (unless the call's _meta has \"sandpit/streamOutput\": \
+            false); the result holds all of it.",
     })
 }
 
@@ -194,12 +200,18 @@ fn call(id: Value, params: &Value) -> Reply {
         ));
     };
     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
-    let progress_token = params.pointer("/_meta/progressToken").cloned();
+    let meta = params.get("_meta");
+    let progress_token = meta.and_then(|meta| meta.get("progressToken")).cloned();
+    let stream_output = meta
+        .and_then(|meta| meta.get("sandpit/streamOutput"))
+        .and_then(Value::as_bool)
+        != Some(false);
     match ToolCall::parse(name, arguments) {
         Ok(call) => Reply::Call {
             id,
             call,
             progress_token,
+            stream_output,
         },
         Err(unknown @ ToolError::Unknown(_)) => {
             Reply::Send(error(&id, INVALID_PARAMS, &unknown.to_string()))

@@ -56,7 +56,8 @@ impl McpSession {
                 id,
                 call,
                 progress_token,
-            } => self.call(id, call, progress_token),
+                stream_output,
+            } => self.call(id, call, progress_token, stream_output),
             Reply::ReadFile {
                 id,
                 uri,
@@ -72,12 +73,19 @@ impl McpSession {
         }
     }
 
-    fn call(&self, id: Value, call: crate::tools::ToolCall, progress_token: Option<Value>) {
+    fn call(
+        &self,
+        id: Value,
+        call: crate::tools::ToolCall,
+        progress_token: Option<Value>,
+        stream_output: bool,
+    ) {
         let send = self.send.clone();
         let request_id = id.clone();
         let steps = Rc::new(RefCell::new(0_u32));
         let on_event = move |event: &RunEvent| {
             let message = match event {
+                RunEvent::Output(_) if !stream_output => return,
                 RunEvent::Output(chunk) => {
                     let logger = match chunk.stream {
                         StreamName::Stdout => "stdout",

@@ -180,6 +180,34 @@ describe("the JS client", () => {
     assert.ok(seen.statuses.includes("running"), JSON.stringify(seen.statuses));
   });
 
+  test("is sent no notifications that the caller has no listener for", async () => {
+    const seen = await sandpit.page.evaluate(async () => {
+      const notes = [];
+      const listen = (event) => {
+        const method = event.data?.payload?.method;
+        if (method?.startsWith("notifications/")) notes.push(method);
+      };
+      window.addEventListener("message", listen);
+      try {
+        const quiet = await window.sandpit.run("import time\nprint('a', flush=True)\ntime.sleep(0.2)\nprint('b')", {
+          session: "quiet",
+        });
+        const quietNotes = notes.splice(0);
+        const heard = [];
+        const listened = await window.sandpit.run("print('c')", { session: "quiet", onStdout: (text) => heard.push(text) });
+        return { quiet, quietNotes, listened, listenedNotes: notes.splice(0), heard };
+      } finally {
+        window.removeEventListener("message", listen);
+      }
+    });
+    assert.equal(seen.quiet.stdout, "a\nb\n", "the result still holds all the output");
+    assert.deepEqual(seen.quietNotes, []);
+    // Output, which has a listener; no progress, which has none.
+    assert.deepEqual(seen.listenedNotes, ["notifications/message"]);
+    assert.deepEqual(seen.heard, ["c\n"]);
+    assert.equal(seen.listened.stdout, "c\n");
+  });
+
   test("passes files in, reads files out, checks code and resets sessions", async () => {
     const out = await sandpit.page.evaluate(async () => {
       const s = window.sandpit;
