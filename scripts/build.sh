@@ -4,6 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
+# Every wasm build: Leptos erases each component's view type (documented by
+# Leptos for smaller wasm: views monomorphise per output type, not per
+# closure), a stable `--cfg` either toolchain takes.
+wasm_rustflags="--cfg erase_components"
+
 if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
   # rustup here has no wasm32 std and cannot download one: build std from
   # Debian's rustc-web source instead (../shared/TOOLCHAIN.md).
@@ -12,7 +17,15 @@ if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unkno
   export RUSTC_BOOTSTRAP=1
   export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22
+  # Building std ourselves lets it shrink too (issue 6, figure 7), with
+  # options only a std built from source takes: panics abort at once,
+  # without formatting a message (no panic machinery, no message strings;
+  # the trade-off is in README's "Size"); no file/line/column of panic sites;
+  # std's size-optimised algorithms. On the rustup path the wasm is larger.
+  wasm_rustflags+=" -Cpanic=immediate-abort -Zunstable-options -Zlocation-detail=none"
+  export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 fi
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$wasm_rustflags"
 
 # Trunk builds offline; fetch first what the build needs (with build-std, that
 # includes the standard library's own dependencies). Quick when all is cached.

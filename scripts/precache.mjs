@@ -15,10 +15,10 @@ import { fileURLToPath } from "node:url";
 export const SW_FILE = "sw.js";
 
 /** The line of sw.js that carries the list (one line, so it can be replaced again). */
-const PRECACHE_LINE = /^const PRECACHE = .*;$/m;
+export const PRECACHE_LINE = /^const PRECACHE = .*;$/m;
 
 /** Every file under `dir`, but hidden ones (Trunk stages its next build in dist/.stage). */
-async function* walk(dir) {
+export async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.name.startsWith(".")) continue;
     const path = join(dir, entry.name);

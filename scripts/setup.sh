@@ -60,12 +60,12 @@ fi
 
 # The bundled wheels, checked against the hashes pinned in wheels.txt.
 wheels=.cache/wheels
-want=$(sha256sum pyodide-loader/wheels.txt | cut -d' ' -f1)
+want=$(sha256sum scripts/wheels.txt | cut -d' ' -f1)
 if [ "$(cat "$wheels/.stamp" 2>/dev/null)" != "$want" ]; then
   say "downloading the bundled Python wheels (pip, hashes checked)"
   rm -rf "$wheels" && mkdir -p "$wheels"
   python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.14 \
-    --require-hashes -r pyodide-loader/wheels.txt -d "$wheels"
+    --require-hashes -r scripts/wheels.txt -d "$wheels"
   echo "$want" >"$wheels/.stamp"
 fi
 

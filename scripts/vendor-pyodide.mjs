@@ -2,7 +2,7 @@
 // from a CDN unless code asks for a package we do not ship.
 //
 // - Copies the Pyodide core from node_modules.
-// - Copies the wheels pinned in pyodide-loader/wheels.txt (downloaded by
+// - Copies the wheels pinned in scripts/wheels.txt (downloaded by
 //   scripts/setup.sh) and writes a lockfile in which those packages point at
 //   the bundled wheels, with the sha256 of the files actually shipped (the
 //   browser refuses a wheel whose hash differs), and every other package
@@ -46,7 +46,7 @@ async function cdnBase() {
 
 /** `name==version --hash=sha256:...` lines of wheels.txt. */
 async function pinnedWheels() {
-  const text = await readFile(join("pyodide-loader", "wheels.txt"), "utf8");
+  const text = await readFile(join("scripts", "wheels.txt"), "utf8");
   return text
     .split("\n")
     .map((line) => line.trim())

@@ -1,0 +1,97 @@
+// Trunk post-build hook (run before precache.mjs, see Trunk.toml): minifies
+// the app's own JavaScript and CSS in the staged bundle with esbuild, which is
+// pinned in package.json. Every byte of these files is downloaded on a first
+// visit (issue 6, figure 7); minified, they are about half as large gzipped.
+//
+// - Trunk's files (the wasm-bindgen loader, its snippets, the stylesheet) are
+//   named and given subresource-integrity hashes in index.html by Trunk, so
+//   those hashes are written again for the minified bytes.
+// - The service worker keeps its `const PRECACHE = ...;` line as it is, on a
+//   line of its own: precache.mjs (and the tests, on copies of the bundle)
+//   replace that line to stamp a deployment.
+// - Pyodide's own files (pyodide/) are shipped as Pyodide publishes them.
+//
+//   node scripts/minify.mjs DIR    (minifies an already built bundle again)
+import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { extname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { transform } from "esbuild";
+import { PRECACHE_LINE, SW_FILE, walk } from "./precache.mjs";
+
+/** Directory of the bundle that is Pyodide's, left untouched. */
+const VENDORED = "pyodide";
+/** Pages whose `integrity` attributes name files of the bundle. */
+const PAGES = ["index.html"];
+
+const LOADERS = { ".js": "js", ".mjs": "js", ".css": "css" };
+
+/** Minifies `source` (a file of the kind `loader`); ES modules stay ES modules. */
+async function minify(source, loader) {
+  const format = loader === "js" ? "esm" : undefined;
+  const { code } = await transform(source, { loader, format, minify: true, legalComments: "none" });
+  return code;
+}
+
+/**
+ * The service worker minified around its precache line, which stays first and
+ * whole. Outside that line `PRECACHE` is a free name to esbuild, so it is not
+ * renamed; and an `import` below a statement is still hoisted, as ever.
+ */
+async function minifyServiceWorker(source) {
+  const line = source.match(PRECACHE_LINE)?.[0];
+  if (!line) throw new Error(`${SW_FILE} has no "const PRECACHE = ...;" line`);
+  return `${line}\n${await minify(source.replace(PRECACHE_LINE, ""), "js")}`;
+}
+
+/**
+ * Minifies every JS and CSS file under `dir` but Pyodide's, then rewrites the
+ * `integrity` hashes of the pages for the new bytes. Returns the byte counts
+ * before and after.
+ */
+export async function minifyBundle(dir) {
+  let before = 0;
+  let after = 0;
+  for await (const path of walk(dir)) {
+    const rel = relative(dir, path).split(sep).join("/");
+    const loader = LOADERS[extname(rel)];
+    if (!loader || rel.split("/")[0] === VENDORED) continue;
+    const source = await readFile(path, "utf8");
+    const code = rel === SW_FILE ? await minifyServiceWorker(source) : await minify(source, loader);
+    before += Buffer.byteLength(source);
+    after += Buffer.byteLength(code);
+    await writeFile(path, code);
+  }
+  for (const page of PAGES) await rehashIntegrity(dir, page);
+  return { before, after };
+}
+
+/**
+ * Writes each `integrity="<alg>-<hash>"` in `dir`/`page` again from the file
+ * its tag's `href` names, with the same algorithm Trunk chose.
+ */
+async function rehashIntegrity(dir, page) {
+  const path = join(dir, page);
+  const html = await readFile(path, "utf8");
+  const tags = html.match(/<[^>]*\bintegrity="[^"]*"[^>]*>/g) ?? [];
+  let out = html;
+  for (const tag of tags) {
+    const href = tag.match(/\bhref="([^"]+)"/)?.[1];
+    const [, algorithm] = tag.match(/\bintegrity="(sha\d+)-[^"]*"/) ?? [];
+    if (!href || !algorithm) throw new Error(`${page}: cannot rehash ${tag}`);
+    const bytes = await readFile(join(dir, decodeURI(href)));
+    const digest = createHash(algorithm).update(bytes).digest("base64");
+    out = out.replace(tag, tag.replace(/\bintegrity="[^"]*"/, `integrity="${algorithm}-${digest}"`));
+  }
+  await writeFile(path, out);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const dir = process.env.TRUNK_STAGING_DIR ?? process.argv[2];
+  if (!dir) {
+    console.error("minify: give the bundle's directory, or run through `trunk build`.");
+    process.exit(1);
+  }
+  const { before, after } = await minifyBundle(dir);
+  console.log(`minify: the app's JS and CSS from ${(before / 1e3).toFixed(1)} kB to ${(after / 1e3).toFixed(1)} kB`);
+}
