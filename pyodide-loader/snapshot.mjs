@@ -1,0 +1,89 @@
+// The start-up snapshot: Pyodide's memory right after start-up (interpreter
+// initialised, runner imported and configured), kept in Cache Storage so a
+// later start restores it instead of initialising Python again.
+//
+// Trust: only a worker started to make the snapshot writes it, before and
+// without running any user code (see `makeSnapshot` in worker.mjs); every
+// other worker reads it before it removes the storage APIs, so Python never
+// has a handle to it. Each entry carries the bundle's snapshot key (see
+// scripts/vendor-pyodide.mjs: Pyodide's files, the lockfile and this
+// worker's own files) and the sha256 of its bytes: one made for another
+// bundle, or whose bytes changed, is deleted instead of used.
+
+/**
+ * Outside the `sandpit-` prefix that the service worker prunes on every
+ * update: a snapshot is checked against its own key instead, so one made
+ * while the service worker installs is not thrown away by its activation.
+ */
+export const SNAPSHOT_CACHE = "python-snapshot";
+
+/** The one entry of the cache (a URL, as Cache Storage needs; never fetched). */
+const entryUrl = (pyodideUrl) => new URL("startup-snapshot", pyodideUrl).href;
+
+const KEY_HEADER = "X-Snapshot-Key";
+const SHA256_HEADER = "X-Snapshot-Sha256";
+
+/** Pyodide's snapshot header: magic, offset of the memory, JSON length, padding, build id. */
+const SNAPSHOT_MAGIC = 0x706e7300;
+/** WebAssembly memory grows in 64 KiB pages; a snapshot's memory is a whole number of them. */
+const WASM_PAGE = 65536;
+
+async function sha256(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Why `bytes` cannot be a Pyodide snapshot, or null. Pyodide checks its
+ * build id itself (and throws), but a memory that is not a whole number of
+ * wasm pages makes its instantiation fail silently and loadPyodide never
+ * settles, so the shape is checked here first.
+ */
+function shapeProblem(bytes) {
+  if (bytes.byteLength < 64 || bytes.byteLength % 4 !== 0) return `${bytes.byteLength} bytes is no snapshot`;
+  const header = new Uint32Array(bytes, 0, 4);
+  if (header[0] !== SNAPSHOT_MAGIC) return "it does not start with Pyodide's snapshot magic";
+  const memory = bytes.byteLength - header[1];
+  if (header[1] > bytes.byteLength || memory <= 0 || memory % WASM_PAGE !== 0) {
+    return "its memory is not a whole number of wasm pages";
+  }
+  return null;
+}
+
+/**
+ * The stored snapshot for `key`: `{ bytes }` when it is there and intact,
+ * `{ absent: true }` when none is stored, `{ rejected }` (why) when one is
+ * there but was made for another bundle or its bytes changed; that one is
+ * deleted, so a new one can be made.
+ */
+export async function readSnapshot(cacheStorage, pyodideUrl, key) {
+  const cache = await cacheStorage.open(SNAPSHOT_CACHE);
+  const url = entryUrl(pyodideUrl);
+  const response = await cache.match(url);
+  if (!response) return { absent: true };
+  const reject = async (rejected) => {
+    await cache.delete(url);
+    return { rejected };
+  };
+  if (response.headers.get(KEY_HEADER) !== key) return reject("it was made for another build of the app");
+  const bytes = await response.arrayBuffer();
+  if ((await sha256(bytes)) !== response.headers.get(SHA256_HEADER)) {
+    return reject("its bytes do not match their sha256");
+  }
+  const problem = shapeProblem(bytes);
+  if (problem !== null) return reject(problem);
+  return { bytes };
+}
+
+/** Replaces the stored snapshot with `bytes`, made for `key`. */
+export async function storeSnapshot(cacheStorage, pyodideUrl, key, bytes) {
+  const cache = await cacheStorage.open(SNAPSHOT_CACHE);
+  const headers = { [KEY_HEADER]: key, [SHA256_HEADER]: await sha256(bytes), "Content-Length": String(bytes.byteLength) };
+  await cache.put(entryUrl(pyodideUrl), new Response(bytes, { headers }));
+}
+
+/** Deletes the stored snapshot (one that Pyodide refused to restore). */
+export async function deleteSnapshot(cacheStorage, pyodideUrl) {
+  const cache = await cacheStorage.open(SNAPSHOT_CACHE);
+  await cache.delete(entryUrl(pyodideUrl));
+}
