@@ -50,29 +50,40 @@ function shapeProblem(bytes) {
   return null;
 }
 
+/** A stored snapshot that failed its checks; its message says why. */
+export class SnapshotRejected extends Error {}
+
 /**
- * The stored snapshot for `key`: `{ bytes }` when it is there and intact,
- * `{ absent: true }` when none is stored, `{ rejected }` (why) when one is
- * there but was made for another bundle or its bytes changed; that one is
- * deleted, so a new one can be made.
+ * The stored snapshot for `key`, looked up quickly: `{ absent: true }` when
+ * none is stored; `{ rejected }` (why) when the one stored was made for
+ * another bundle (it is deleted); else `{ verified }`, a promise of its bytes
+ * that rejects with a `SnapshotRejected` when they do not match their sha256
+ * or are no snapshot. Reading and hashing 30 MB takes a few hundred
+ * milliseconds, so the bytes are checked while Pyodide's start-up goes on
+ * (it awaits them only before instantiating); whoever awaits a rejection
+ * deletes the snapshot.
  */
-export async function readSnapshot(cacheStorage, pyodideUrl, key) {
+export async function openSnapshot(cacheStorage, pyodideUrl, key) {
   const cache = await cacheStorage.open(SNAPSHOT_CACHE);
   const url = entryUrl(pyodideUrl);
   const response = await cache.match(url);
   if (!response) return { absent: true };
-  const reject = async (rejected) => {
+  if (response.headers.get(KEY_HEADER) !== key) {
     await cache.delete(url);
-    return { rejected };
-  };
-  if (response.headers.get(KEY_HEADER) !== key) return reject("it was made for another build of the app");
-  const bytes = await response.arrayBuffer();
-  if ((await sha256(bytes)) !== response.headers.get(SHA256_HEADER)) {
-    return reject("its bytes do not match their sha256");
+    return { rejected: "it was made for another build of the app" };
   }
-  const problem = shapeProblem(bytes);
-  if (problem !== null) return reject(problem);
-  return { bytes };
+  const verified = (async () => {
+    const bytes = await response.arrayBuffer();
+    if ((await sha256(bytes)) !== response.headers.get(SHA256_HEADER)) {
+      throw new SnapshotRejected("its bytes do not match their sha256");
+    }
+    const problem = shapeProblem(bytes);
+    if (problem !== null) throw new SnapshotRejected(problem);
+    return bytes;
+  })();
+  // Handled where it is awaited; not an unhandled rejection meanwhile.
+  verified.catch(() => {});
+  return { verified };
 }
 
 /** Replaces the stored snapshot with `bytes`, made for `key`. */
@@ -82,7 +93,7 @@ export async function storeSnapshot(cacheStorage, pyodideUrl, key, bytes) {
   await cache.put(entryUrl(pyodideUrl), new Response(bytes, { headers }));
 }
 
-/** Deletes the stored snapshot (one that Pyodide refused to restore). */
+/** Deletes the stored snapshot (one that failed its checks, or that Pyodide refused to restore). */
 export async function deleteSnapshot(cacheStorage, pyodideUrl) {
   const cache = await cacheStorage.open(SNAPSHOT_CACHE);
   await cache.delete(entryUrl(pyodideUrl));

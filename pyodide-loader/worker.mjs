@@ -15,7 +15,7 @@
 // snapshot.mjs), else starts it from scratch. The snapshot is made by a
 // worker started for nothing else (`make_snapshot` in its config): it never
 // takes a run, so no user code ever touches what later starts restore.
-import { deleteSnapshot, readSnapshot, storeSnapshot } from "./snapshot.mjs";
+import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from "./snapshot.mjs";
 
 /** Minimum time between two progress messages, so a fast download does not flood the host. */
 const PROGRESS_INTERVAL_MS = 50;
@@ -202,6 +202,10 @@ function startFetches(config) {
   // Their failures are reported where they are awaited, not as unhandled meanwhile.
   for (const pending of [index, source]) pending.catch(() => {});
   const loader = import(new URL("pyodide.mjs", config.pyodide_url).href);
+  // Pyodide imports its 1.2 MB of generated JS only once loadPyodide runs,
+  // which waits for the snapshot to be read and checked; importing it now
+  // overlaps the two (the module is loaded once, so loadPyodide finds it).
+  import(new URL("pyodide.asm.mjs", config.pyodide_url).href).catch(() => {});
   return { manifest, index, source, loader };
 }
 
@@ -229,13 +233,14 @@ async function installRunner(started, fetches) {
 async function startPython(config, loadPyodide, stored, startup) {
   const indexURL = config.pyodide_url;
   const found = await stored;
-  if (found.bytes) {
+  if (found.verified) {
     try {
-      const restored = await countingDownloads(startup, () => loadPyodide({ indexURL, _loadSnapshot: found.bytes }));
+      const restored = await countingDownloads(startup, () => loadPyodide({ indexURL, _loadSnapshot: found.verified }));
       return { started: restored, snapshot: { status: "used" } };
     } catch (error) {
       await deleteSnapshot(self.caches, indexURL).catch(() => {});
-      const reason = `Pyodide could not restore it: ${error?.message ?? error}`;
+      const reason =
+        error instanceof SnapshotRejected ? error.message : `Pyodide could not restore it: ${error?.message ?? error}`;
       const started = await countingDownloads(startup, () => loadPyodide({ indexURL }));
       return { started, snapshot: { status: "rejected", reason } };
     }
@@ -250,7 +255,7 @@ async function init(config) {
     const fetches = startFetches(config);
     // Read before lockDown removes Cache Storage, and alongside Pyodide's files.
     const stored = fetches.manifest
-      .then((manifest) => readSnapshot(self.caches, config.pyodide_url, manifest.snapshot_key))
+      .then((manifest) => openSnapshot(self.caches, config.pyodide_url, manifest.snapshot_key))
       .catch((error) => ({ rejected: `it could not be read: ${error?.message ?? error}` }));
     const [manifest, { loadPyodide }] = await Promise.all([fetches.manifest, fetches.loader]);
     // The manifest knows the sizes up front, so the bar never runs backwards.
@@ -272,7 +277,8 @@ async function init(config) {
       interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
     }
-    const python = pyodide.runPython("import platform; platform.python_version()");
+    // From `sys`, not `platform`: importing a module the snapshot does not hold costs a restored start its first compile.
+    const python = pyodide.runPython("import sys; '.'.join(map(str, sys.version_info[:3]))");
     lockDown();
     post({ type: "ready", python, pyodide: pyodide.version, snapshot });
   } catch (error) {
