@@ -17,14 +17,16 @@
  */
 export const SNAPSHOT_CACHE = "python-snapshot";
 
-/** The one entry of the cache (a URL, as Cache Storage needs; never fetched). */
-const entryUrl = (pyodideUrl) => new URL("startup-snapshot", pyodideUrl).href;
+/** The cache's one entry, relative to Pyodide's files (a URL, as Cache Storage needs; never fetched). */
+export const SNAPSHOT_ENTRY = "startup-snapshot";
+const entryUrl = (pyodideUrl) => new URL(SNAPSHOT_ENTRY, pyodideUrl).href;
 
 const KEY_HEADER = "X-Snapshot-Key";
 const SHA256_HEADER = "X-Snapshot-Sha256";
 
-/** Pyodide's snapshot header: magic, offset of the memory, JSON length, padding, build id. */
+/** Pyodide's snapshot header: magic, offset of the memory, JSON length, padding, build id; then the JSON. */
 const SNAPSHOT_MAGIC = 0x706e7300;
+const HEADER_BYTES = 48;
 /** WebAssembly memory grows in 64 KiB pages; a snapshot's memory is a whole number of them. */
 const WASM_PAGE = 65536;
 
@@ -34,18 +36,34 @@ async function sha256(bytes) {
 }
 
 /**
- * Why `bytes` cannot be a Pyodide snapshot, or null. Pyodide checks its
- * build id itself (and throws), but a memory that is not a whole number of
- * wasm pages makes its instantiation fail silently and loadPyodide never
- * settles, so the shape is checked here first.
+ * Why `bytes` cannot be restored, or null. Pyodide checks its build id
+ * itself (and throws), but a memory that is not a whole number of wasm
+ * pages makes its instantiation fail silently and loadPyodide never
+ * settles, so the shape is checked here first. And the snapshot must hold
+ * no JS object: Pyodide would look each one up by its path from the
+ * worker's global and hand it to Python while restoring, before the worker
+ * removes what Python must not reach (a `caches` kept that way would
+ * survive the lockdown). Checked before storing and before restoring.
  */
-function shapeProblem(bytes) {
-  if (bytes.byteLength < 64 || bytes.byteLength % 4 !== 0) return `${bytes.byteLength} bytes is no snapshot`;
-  const header = new Uint32Array(bytes, 0, 4);
-  if (header[0] !== SNAPSHOT_MAGIC) return "it does not start with Pyodide's snapshot magic";
-  const memory = bytes.byteLength - header[1];
-  if (header[1] > bytes.byteLength || memory <= 0 || memory % WASM_PAGE !== 0) {
+function snapshotProblem(bytes) {
+  if (bytes.byteLength < HEADER_BYTES || bytes.byteLength % 4 !== 0) {
+    return `${bytes.byteLength} bytes is no snapshot`;
+  }
+  const [magic, offset, jsonLength] = new Uint32Array(bytes, 0, 3);
+  if (magic !== SNAPSHOT_MAGIC) return "it does not start with Pyodide's snapshot magic";
+  const memory = bytes.byteLength - offset;
+  if (offset > bytes.byteLength || memory <= 0 || memory % WASM_PAGE !== 0) {
     return "its memory is not a whole number of wasm pages";
+  }
+  let state;
+  try {
+    const json = new Uint8Array(bytes, HEADER_BYTES, Math.min(jsonLength, offset - HEADER_BYTES));
+    state = JSON.parse(new TextDecoder().decode(json));
+  } catch {
+    return "its header is not Pyodide's";
+  }
+  if (!Array.isArray(state?.hiwireKeys) || state.hiwireKeys.some((entry) => entry !== null)) {
+    return "it holds JS objects, which restoring would hand to Python before the lockdown";
   }
   return null;
 }
@@ -77,7 +95,7 @@ export async function openSnapshot(cacheStorage, pyodideUrl, key) {
     if ((await sha256(bytes)) !== response.headers.get(SHA256_HEADER)) {
       throw new SnapshotRejected("its bytes do not match their sha256");
     }
-    const problem = shapeProblem(bytes);
+    const problem = snapshotProblem(bytes);
     if (problem !== null) throw new SnapshotRejected(problem);
     return bytes;
   })();
@@ -86,10 +104,18 @@ export async function openSnapshot(cacheStorage, pyodideUrl, key) {
   return { verified };
 }
 
-/** Replaces the stored snapshot with `bytes`, made for `key`. */
+/** Replaces the stored snapshot with `bytes`, made for `key`; throws when they could not be restored. */
 export async function storeSnapshot(cacheStorage, pyodideUrl, key, bytes) {
+  // Pyodide returns a view of a buffer of its own; a copy only if that ever changes.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const problem = snapshotProblem(whole ? bytes.buffer : bytes.slice().buffer);
+  if (problem !== null) throw new Error(`the snapshot would not be restored: ${problem}`);
   const cache = await cacheStorage.open(SNAPSHOT_CACHE);
-  const headers = { [KEY_HEADER]: key, [SHA256_HEADER]: await sha256(bytes), "Content-Length": String(bytes.byteLength) };
+  const headers = {
+    [KEY_HEADER]: key,
+    [SHA256_HEADER]: await sha256(bytes),
+    "Content-Length": String(bytes.byteLength),
+  };
   await cache.put(entryUrl(pyodideUrl), new Response(bytes, { headers }));
 }
 

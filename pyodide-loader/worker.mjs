@@ -235,12 +235,15 @@ async function startPython(config, loadPyodide, stored, startup) {
   const found = await stored;
   if (found.verified) {
     try {
-      const restored = await countingDownloads(startup, () => loadPyodide({ indexURL, _loadSnapshot: found.verified }));
+      const restore = () => loadPyodide({ indexURL, _loadSnapshot: found.verified });
+      const restored = await countingDownloads(startup, restore);
       return { started: restored, snapshot: { status: "used" } };
     } catch (error) {
       await deleteSnapshot(self.caches, indexURL).catch(() => {});
       const reason =
-        error instanceof SnapshotRejected ? error.message : `Pyodide could not restore it: ${error?.message ?? error}`;
+        error instanceof SnapshotRejected
+          ? error.message
+          : `Pyodide could not restore it: ${error?.message ?? error}`;
       const started = await countingDownloads(startup, () => loadPyodide({ indexURL }));
       return { started, snapshot: { status: "rejected", reason } };
     }
@@ -277,7 +280,8 @@ async function init(config) {
       interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
     }
-    // From `sys`, not `platform`: importing a module the snapshot does not hold costs a restored start its first compile.
+    // From `sys`, not `platform`: importing a module the snapshot does not
+    // hold costs a restored start a few hundred milliseconds.
     const python = pyodide.runPython("import sys; '.'.join(map(str, sys.version_info[:3]))");
     lockDown();
     post({ type: "ready", python, pyodide: pyodide.version, snapshot });

@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
+import { SNAPSHOT_CACHE, SNAPSHOT_ENTRY } from "../../pyodide-loader/snapshot.mjs";
 import { startApp } from "./harness.mjs";
 
-/** Where snapshot.mjs keeps the snapshot (its `SNAPSHOT_CACHE` and entry). */
-const SNAPSHOT_CACHE = "python-snapshot";
-const SNAPSHOT_ENTRY = "pyodide/startup-snapshot";
+/** The snapshot's entry relative to the page: the app serves Pyodide from `pyodide/`. */
+const ENTRY = `pyodide/${SNAPSHOT_ENTRY}`;
 
 let app;
 afterEach(async () => {
@@ -57,7 +57,7 @@ function storedSnapshot(sandpit) {
         actual: Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join(""),
       };
     },
-    { name: SNAPSHOT_CACHE, entry: SNAPSHOT_ENTRY },
+    { name: SNAPSHOT_CACHE, entry: ENTRY },
   );
 }
 
@@ -66,7 +66,9 @@ function storedSnapshot(sandpit) {
  * (`flip`: one byte of the memory, headers kept, as disk corruption would;
  * `build`: Pyodide's build id in the snapshot's header, with a matching
  * sha256, as a snapshot of another Pyodide would be; `key`: the bundle key,
- * as a snapshot from another deployment would be).
+ * as a snapshot from another deployment would be; `js`: a well-formed
+ * snapshot, with a matching sha256, that would hand Python the worker's
+ * `caches` while it is restored).
  */
 function tamperSnapshot(sandpit, edit) {
   return sandpit.page.evaluate(
@@ -79,13 +81,19 @@ function tamperSnapshot(sandpit, edit) {
       if (edit === "flip") bytes[bytes.length - 4096] ^= 0xff;
       if (edit === "build") bytes[16] ^= 0xff;
       if (edit === "key") headers["x-snapshot-key"] = "0".repeat(64);
-      if (edit === "build") {
+      if (edit === "js") {
+        // Pyodide's header: the JSON of the JS objects Python holds starts at byte 48, its length is the third word.
+        const json = new TextEncoder().encode('{"hiwireKeys":[{"path":["caches"]}],"immortalKeys":[]}');
+        bytes.set(json, 48);
+        new Uint32Array(bytes.buffer, 0, 3)[2] = json.length;
+      }
+      if (edit === "build" || edit === "js") {
         const digest = await crypto.subtle.digest("SHA-256", bytes);
         headers["x-snapshot-sha256"] = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
       }
       await cache.put(url, new Response(bytes, { headers }));
     },
-    { name: SNAPSHOT_CACHE, entry: SNAPSHOT_ENTRY, edit },
+    { name: SNAPSHOT_CACHE, entry: ENTRY, edit },
   );
 }
 
@@ -190,7 +198,7 @@ describe("the start-up snapshot", () => {
     await sandpit.assertHealthy();
   });
 
-  test("a snapshot of another deployment or another Pyodide build is not restored", async () => {
+  test("a snapshot of another deployment, of another Pyodide build, or holding JS objects is not restored", async () => {
     const sandpit = await openApp();
     await waitStored(sandpit);
     await tamperSnapshot(sandpit, "key");
@@ -213,6 +221,18 @@ describe("the start-up snapshot", () => {
     assert.equal(otherPyodide.status, "rejected");
     assert.match(otherPyodide.title, /Pyodide could not restore it: Snapshot build id mismatch/);
     assert.equal((await sandpit.run("1 + 1")).value, "2");
+
+    // Intact and of this build, but it names a JS object (Cache Storage) for
+    // Python to hold: restoring would hand it over before the lockdown.
+    await waitStored(sandpit);
+    await tamperSnapshot(sandpit, "js");
+    await sandpit.assertHealthy();
+    await sandpit.reload();
+    await sandpit.waitReady();
+    const holdsJs = await snapshotUse(sandpit);
+    assert.equal(holdsJs.status, "rejected");
+    assert.match(holdsJs.title, /holds JS objects/);
+    assert.equal((await sandpit.run("import js\nhasattr(js, 'caches')")).value, "False");
     await sandpit.assertHealthy();
   });
 });
