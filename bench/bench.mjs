@@ -97,6 +97,8 @@ export async function runBench(overrides = {}, log = () => {}) {
         bytes: Object.fromEntries(
           Object.entries(loads).map(([name, l]) => [name, { firstLoad: l[0].cold.transferred, returnVisit: l[0].warm.transferred }]),
         ),
+        // How each Sandpit visit started Python: `absent` on a first visit, `used` when a return visit restored the snapshot.
+        snapshot: loads.sandpit.map((l) => ({ cold: l.cold.snapshot, warm: l.warm.snapshot })),
         memory: perTarget(sessions, (s) => s.memory),
         recovery,
         mainThreadPerRun: perTarget(sessions, (s) => ({

@@ -257,11 +257,7 @@ function warmStartNote(cold, warm, loads, server) {
     `${formatBytes(warmBytes)} (first visit: ${formatBytes(coldBytes)}) and ` +
     `${serviceWorker ? "a" : "no"} service worker controlled it. `;
   if (warmBytes < 0.01 * coldBytes) {
-    return (
-      ratios +
-      `Next to nothing came over the network, so the time is starting Pyodide from local copies: ` +
-      `compiling its ${formatBytes(server.wasmBytes)} of wasm and starting the interpreter.`
-    );
+    return ratios + warmStartSplit(loads, server);
   }
   const revalidated = /no-cache|no-store|max-age=0/.test(server.cacheControl ?? "");
   return (
@@ -269,6 +265,34 @@ function warmStartNote(cold, warm, loads, server) {
     `The server sends Pyodide's files with Cache-Control "${server.cacheControl ?? "none"}" and ` +
     `${validators.length ? validators.join(" and ") : "no validator (ETag, Last-Modified)"}` +
     (revalidated && !validators.length ? ", so the browser must fetch them in full on every visit." : ".")
+  );
+}
+
+/**
+ * Where a return visit's time goes when next to nothing comes over the
+ * network: the page before its worker exists, then the worker, which either
+ * restored Python from the start-up snapshot or started it from scratch.
+ */
+function warmStartSplit(loads, server) {
+  const warm = loads.sandpit.map((l) => l.warm);
+  const restored = warm.filter((w) => w.snapshot === "used").length;
+  const page = median(warm.map((w) => w.workerAt));
+  const worker = median(warm.map((w) => w.readyAt - w.workerAt));
+  const split = `Before its worker exists the page takes ${formatMs(page)}; from the worker's creation to ready takes ${formatMs(worker)}. `;
+  if (restored === 0) {
+    return (
+      split +
+      `No return visit restored Python from the start-up snapshot, so the time is starting Pyodide from local copies: ` +
+      `compiling its ${formatBytes(server.wasmBytes)} of wasm and starting the interpreter.`
+    );
+  }
+  return (
+    `${restored} of ${warm.length} return visits restored Python from the start-up snapshot (stored by the first ` +
+    `visit's snapshot maker, which the bench waits for before the return visit, as a user's next visit finds it). ` +
+    split +
+    `The worker's time is now compiling and instantiating Pyodide's ${formatBytes(server.wasmBytes)} of wasm ` +
+    `(Pyodide's own JS loaded first), reading the snapshot from Cache Storage and checking its sha256, and ` +
+    `restoring it; the interpreter is no longer initialised.`
   );
 }
 

@@ -13,7 +13,12 @@ export async function measureLoads(browser, targets, samples, log) {
     for (const target of targets) {
       const load = await measureLoad(browser, target);
       loads[target.name].push(load);
-      log(`load ${i}/${samples} ${target.name}: ready cold ${ms(load.cold.readyAt)}, warm ${ms(load.warm.readyAt)}`);
+      // Sandpit says how Python started (restored from the start-up snapshot, or not); raw has no such thing.
+      const how = (visit) => (visit.snapshot ? ` (snapshot ${visit.snapshot})` : "");
+      log(
+        `load ${i}/${samples} ${target.name}: ready cold ${ms(load.cold.readyAt)}${how(load.cold)}, ` +
+          `warm ${ms(load.warm.readyAt)}${how(load.warm)}`,
+      );
     }
   }
   return loads;

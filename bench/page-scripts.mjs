@@ -13,7 +13,7 @@
 /**
  * Sandpit, before its scripts run: counts the workers it starts and the
  * `ready` messages they send (so the harness can wait for the warm spare
- * too), notes when a run request leaves for the worker and when its result
+ * and the snapshot maker too), notes when a run request leaves for the worker and when its result
  * comes back (so a round trip can be split into page and worker time),
  * keeps a handle on the app's own wasm memory, and, while a recovery is
  * traced, also when the page stops a worker (interrupt or terminate).
@@ -65,6 +65,9 @@ export function watchSandpit() {
           spy.ready += 1;
           note("ready");
         }
+        // The snapshot maker never says `ready`: it is done once it stored
+        // the snapshot (or failed to), which a return visit then finds.
+        if (data?.type === "snapshot_stored" || data?.type === "fatal") spy.ready += 1;
         if (data?.type === "done") {
           spy.doneAt = performance.now();
           note("done");
@@ -94,12 +97,15 @@ export function watchSandpit() {
  * on the page then; the first run-entry added after pressing Run is ours.
  */
 export function firstRunOnOpen(code) {
-  const load = (window.__benchLoad = { readyAt: null, firstResultAt: null, firstOk: null, firstPhase: null });
+  const load = (window.__benchLoad = { readyAt: null, firstResultAt: null, firstOk: null, firstPhase: null, snapshot: null });
   let submitted = false;
   let entry = null;
   const observer = new MutationObserver((records) => {
-    if (load.readyAt === null && document.querySelector('[data-testid="runtime-state"][data-state="ready"]')) {
+    const ready = document.querySelector('[data-testid="runtime-state"][data-state="ready"]');
+    if (load.readyAt === null && ready) {
       load.readyAt = performance.now();
+      // Whether Python was restored from the start-up snapshot (`used`, `absent`, `rejected`).
+      load.snapshot = ready.dataset.snapshot ?? null;
     }
     if (submitted && !entry) {
       for (const record of records) {

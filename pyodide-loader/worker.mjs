@@ -10,6 +10,12 @@
 // SECURITY.md): after start-up the worker's storage APIs, its postMessage and
 // its ways to start more workers are removed, and the host is reached only
 // through a MessagePort that lives in this module's scope.
+//
+// Start-up restores Python from a snapshot when one is stored (see
+// snapshot.mjs), else starts it from scratch. The snapshot is made by a
+// worker started for nothing else (`make_snapshot` in its config): it never
+// takes a run, so no user code ever touches what later starts restore.
+import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from "./snapshot.mjs";
 
 /** Minimum time between two progress messages, so a fast download does not flood the host. */
 const PROGRESS_INTERVAL_MS = 50;
@@ -55,6 +61,11 @@ self.onmessage = (event) => {
     return;
   }
   port = event.ports[0];
+  if (message.config?.make_snapshot) {
+    // This worker only makes the snapshot: it listens to nothing from the host.
+    chain = chain.then(() => makeSnapshot(message.config));
+    return;
+  }
   port.onmessage = (portEvent) => onHostMessage(portEvent.data);
   chain = chain.then(() => init(message.config));
 };
@@ -178,19 +189,78 @@ async function countingDownloads(report, body) {
   }
 }
 
+/**
+ * What every start fetches besides Pyodide's own files, side by side with
+ * them rather than after: the manifest (sizes, snapshot key), the package
+ * index and the runner's source.
+ */
+function startFetches(config) {
+  const fetchJson = async (url) => (await fetch(url)).json();
+  const manifest = fetchJson(new URL("manifest.json", config.pyodide_url));
+  const index = manifest.then((found) => packageIndex(config.pyodide_url, found));
+  const source = fetch(config.runner_url).then((response) => response.text());
+  // Their failures are reported where they are awaited, not as unhandled meanwhile.
+  for (const pending of [index, source]) pending.catch(() => {});
+  const loader = import(new URL("pyodide.mjs", config.pyodide_url).href);
+  // Pyodide imports its 1.2 MB of generated JS only once loadPyodide runs,
+  // which waits for the snapshot to be read and checked; importing it now
+  // overlaps the two (the module is loaded once, so loadPyodide finds it).
+  import(new URL("pyodide.asm.mjs", config.pyodide_url).href).catch(() => {});
+  return { manifest, index, source, loader };
+}
+
+/**
+ * Installs the runner into a started Pyodide and gives it the package index.
+ * Also after a restore: the module is in the snapshot's memory already, but
+ * its file is not in the file system (which a snapshot does not hold), and
+ * tracebacks read it from there.
+ */
+async function installRunner(started, fetches) {
+  const sitePackages = started.runPython("import site; site.getsitepackages()[0]");
+  started.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, await fetches.source);
+  const installed = started.pyimport(RUNNER_MODULE);
+  const index = await fetches.index;
+  installed.configure(JSON.stringify(index));
+  return { installed, index };
+}
+
+/**
+ * Starts Pyodide from the stored snapshot when there is a good one, else
+ * from scratch. Returns the interpreter and how the snapshot was used
+ * (`used`, `absent`, or `rejected` with why), which `ready` reports. Any
+ * failure of the snapshot path ends in a start from scratch.
+ */
+async function startPython(config, loadPyodide, stored, startup) {
+  const indexURL = config.pyodide_url;
+  const found = await stored;
+  if (found.verified) {
+    try {
+      const restore = () => loadPyodide({ indexURL, _loadSnapshot: found.verified });
+      const restored = await countingDownloads(startup, restore);
+      return { started: restored, snapshot: { status: "used" } };
+    } catch (error) {
+      await deleteSnapshot(self.caches, indexURL).catch(() => {});
+      const reason =
+        error instanceof SnapshotRejected
+          ? error.message
+          : `Pyodide could not restore it: ${error?.message ?? error}`;
+      const started = await countingDownloads(startup, () => loadPyodide({ indexURL }));
+      return { started, snapshot: { status: "rejected", reason } };
+    }
+  }
+  const started = await countingDownloads(startup, () => loadPyodide({ indexURL }));
+  const snapshot = found.rejected ? { status: "rejected", reason: found.rejected } : { status: "absent" };
+  return { started, snapshot };
+}
+
 async function init(config) {
   try {
-    // Small files fetched side by side with Pyodide's own, not after it.
-    const fetchJson = async (url) => (await fetch(url)).json();
-    const manifesting = fetchJson(new URL("manifest.json", config.pyodide_url));
-    const indexing = manifesting.then((manifest) => packageIndex(config.pyodide_url, manifest));
-    const sourcing = fetch(config.runner_url).then((response) => response.text());
-    // Their failures are reported where they are awaited, not as unhandled meanwhile.
-    for (const pending of [indexing, sourcing]) pending.catch(() => {});
-    const [manifest, { loadPyodide }] = await Promise.all([
-      manifesting,
-      import(new URL("pyodide.mjs", config.pyodide_url).href),
-    ]);
+    const fetches = startFetches(config);
+    // Read before lockDown removes Cache Storage, and alongside Pyodide's files.
+    const stored = fetches.manifest
+      .then((manifest) => openSnapshot(self.caches, config.pyodide_url, manifest.snapshot_key))
+      .catch((error) => ({ rejected: `it could not be read: ${error?.message ?? error}` }));
+    const [manifest, { loadPyodide }] = await Promise.all([fetches.manifest, fetches.loader]);
     // The manifest knows the sizes up front, so the bar never runs backwards.
     const total = Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
     const startup = (loaded) => {
@@ -198,26 +268,47 @@ async function init(config) {
       const stage = loaded >= total ? "start" : "download";
       post({ type: "progress", stage, loaded, total });
     };
-    pyodide = await countingDownloads(startup, () => loadPyodide({ indexURL: config.pyodide_url }));
+    const { started, snapshot } = await startPython(config, loadPyodide, stored, startup);
+    pyodide = started;
     post({ type: "progress", stage: "runner", loaded: total, total });
-    const source = await sourcing;
-    const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-    pyodide.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, source);
-    runner = pyodide.pyimport(RUNNER_MODULE);
-    const index = await indexing;
+    const { installed, index } = await installRunner(pyodide, fetches);
+    runner = installed;
     packageOfImport = new Map(Object.entries(index.imports));
-    runner.configure(JSON.stringify(index));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
     pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
     if (config.interrupt_buffer) {
       interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
     }
-    const python = pyodide.runPython("import platform; platform.python_version()");
+    // From `sys`, not `platform`: importing a module the snapshot does not
+    // hold costs a restored start a few hundred milliseconds.
+    const python = pyodide.runPython("import sys; '.'.join(map(str, sys.version_info[:3]))");
     lockDown();
-    post({ type: "ready", python, pyodide: pyodide.version });
+    post({ type: "ready", python, pyodide: pyodide.version, snapshot });
   } catch (error) {
     post({ type: "fatal", message: `Python failed to start: ${error?.message ?? error}` });
+  }
+}
+
+/**
+ * The snapshot maker: starts Python from scratch with Pyodide's snapshot
+ * support, installs the runner as every start does, stores the memory and
+ * says so. It runs no user code (it takes no runs at all), so the snapshot
+ * holds nothing any session did; the host terminates it afterwards, so the
+ * globals wrapper that snapshot support puts between Python and `js` never
+ * meets user code either.
+ */
+async function makeSnapshot(config) {
+  try {
+    const fetches = startFetches(config);
+    const [manifest, { loadPyodide }] = await Promise.all([fetches.manifest, fetches.loader]);
+    const made = await loadPyodide({ indexURL: config.pyodide_url, _makeSnapshot: true });
+    await installRunner(made, fetches);
+    const bytes = made.makeMemorySnapshot();
+    await storeSnapshot(self.caches, config.pyodide_url, manifest.snapshot_key, bytes);
+    post({ type: "snapshot_stored", bytes: bytes.byteLength });
+  } catch (error) {
+    post({ type: "fatal", message: `could not make a start-up snapshot: ${error?.message ?? error}` });
   }
 }
 

@@ -10,7 +10,8 @@
 //   www/sandpit.config.json overrides the base), for use when online.
 // - Writes manifest.json: the size of each file Pyodide fetches at start-up
 //   (so the worker can show progress in bytes before the first response),
-//   the bundled packages, and the CDN base.
+//   the bundled packages, the CDN base, and the key that ties a start-up
+//   snapshot to this bundle.
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -109,8 +110,31 @@ const fetched = {};
 for (const name of FETCHED) {
   fetched[name] = (await stat(join(target, name))).size;
 }
+
+/**
+ * What a start-up snapshot of Python's memory depends on (see
+ * pyodide-loader/snapshot.mjs): Pyodide's core files, the lockfile just
+ * written, and the worker's own files (which decide what start-up does
+ * before the snapshot is taken), hashed together. A deployment that changes
+ * any of them changes the key, and a snapshot made for another key is never
+ * restored.
+ */
+async function snapshotKey() {
+  const hash = createHash("sha256");
+  const loader = join(staging, "pyodide-loader");
+  const paths = [
+    ...[...IMPORTED, ...FETCHED].map((name) => join(target, name)),
+    ...(await readdir(loader)).sort().map((name) => join(loader, name)),
+  ];
+  for (const path of paths) {
+    hash.update(path.slice(staging.length));
+    hash.update(await readFile(path));
+  }
+  return hash.digest("hex");
+}
+
 await writeFile(
   join(target, "manifest.json"),
-  JSON.stringify({ version: pkg.version, fetched, bundled, cdn }, null, 2),
+  JSON.stringify({ version: pkg.version, fetched, bundled, cdn, snapshot_key: await snapshotKey() }, null, 2),
 );
 console.log(`vendor-pyodide: Pyodide ${pkg.version} and ${bundled.length} wheels copied to ${target}`);

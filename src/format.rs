@@ -1,6 +1,6 @@
 //! Human-readable numbers for the status line and output markers.
 
-use crate::protocol::LoadStage;
+use crate::protocol::{LoadStage, SnapshotUse};
 use crate::storage::Usage;
 
 /// `1536` -> `"1.5 KB"`; decimal units, as browsers show downloads.
@@ -42,6 +42,21 @@ pub fn loading(stage: LoadStage, loaded: u64, total: Option<u64>) -> String {
     }
 }
 
+/// How Python started, for the status line's tooltip.
+pub fn snapshot_use(snapshot: &SnapshotUse) -> String {
+    match snapshot {
+        SnapshotUse::Used => "Python was restored from its start-up snapshot".to_owned(),
+        SnapshotUse::Absent => {
+            "Python started from scratch (no start-up snapshot stored yet)".to_owned()
+        }
+        SnapshotUse::Rejected { reason } => {
+            format!(
+                "Python started from scratch: the stored start-up snapshot was not used, {reason}"
+            )
+        }
+    }
+}
+
 /// Settings' storage line, e.g. `"Storage: 13.5 MB used of 10.0 GB (app 13.4 MB, your work 20.5 KB)."`;
 /// the breakdown only where the browser gives one.
 pub fn storage_usage(usage: &Usage) -> String {
@@ -68,6 +83,18 @@ pub fn storage_usage(usage: &Usage) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snapshot_use_says_why_a_snapshot_was_not_used() {
+        assert_eq!(
+            snapshot_use(&SnapshotUse::Used),
+            "Python was restored from its start-up snapshot"
+        );
+        let rejected = SnapshotUse::Rejected {
+            reason: "its bytes do not match their sha256".into(),
+        };
+        assert!(snapshot_use(&rejected).ends_with("not used, its bytes do not match their sha256"));
+    }
 
     #[test]
     fn bytes_pick_a_readable_unit() {

@@ -488,6 +488,10 @@ pub struct WorkerConfig {
     pub interrupt_buffer: Option<InterruptBuffer>,
     /// The worker's only channel to the host from here on.
     pub port: HostPort,
+    /// Start Python from scratch only to store a start-up snapshot for later
+    /// starts, answered by `snapshot_stored` or `fatal`. Such a worker takes
+    /// no runs, so no user code ever runs in what the snapshot captures.
+    pub make_snapshot: bool,
 }
 
 /// Messages from the host to the worker.
@@ -620,6 +624,35 @@ pub struct LoadProgress {
     pub total: Option<u64>,
 }
 
+/// How a worker's start used the start-up snapshot (Python's memory after
+/// start-up, stored by an earlier visit so later starts skip initialising it).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "status", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SnapshotUse {
+    /// Python was restored from it.
+    Used,
+    /// None was stored: Python started from scratch.
+    Absent,
+    /// One was stored but could not be used (made for another build, bytes
+    /// changed, refused by Pyodide): it was deleted and Python started from scratch.
+    Rejected {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl SnapshotUse {
+    /// The variant's wire name (`used`, `absent`, `rejected`): what the
+    /// status line exposes for tests and the bench.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Self::Used => "used",
+            Self::Absent => "absent",
+            Self::Rejected { .. } => "rejected",
+        }
+    }
+}
+
 /// Messages from the worker to the host.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -632,6 +665,13 @@ pub enum WorkerMessage {
         python: String,
         /// Pyodide version, e.g. `314.0.7`.
         pyodide: String,
+        /// Whether it was restored from the start-up snapshot.
+        snapshot: SnapshotUse,
+    },
+    /// The snapshot maker (see [`WorkerConfig::make_snapshot`]) stored the snapshot.
+    SnapshotStored {
+        /// Its size.
+        bytes: u64,
     },
     /// Start-up failed; the worker is unusable.
     Fatal {

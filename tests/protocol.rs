@@ -83,7 +83,8 @@ fn a_done_message_as_the_runner_writes_it_is_understood() {
 #[test]
 fn unknown_fields_and_types_are_rejected_not_ignored() {
     let extra = serde_json::from_value::<WorkerMessage>(json!({
-        "type": "ready", "python": "3.14.2", "pyodide": "314.0.7", "extra": 1
+        "type": "ready", "python": "3.14.2", "pyodide": "314.0.7",
+        "snapshot": {"status": "used"}, "extra": 1
     }));
     assert!(
         extra.is_err(),

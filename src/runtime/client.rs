@@ -4,6 +4,10 @@
 //! through the [`Scheduler`], and stops runs: with Pyodide's interrupt buffer
 //! when the page is cross-origin isolated (state survives), otherwise by
 //! terminating the worker, promoting the spare and replaying the ledger.
+//!
+//! When the active worker started without a start-up snapshot, a third
+//! worker, the snapshot maker, stores one before the spare starts (the
+//! spare then restores it), so the next visit starts from it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -11,7 +15,7 @@ use std::future::Future;
 use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
-use leptos::logging::error as console_error;
+use leptos::logging::{error as console_error, warn as console_warn};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::outcome::{self, StopReason};
@@ -20,7 +24,7 @@ use super::timer::Timer;
 use super::worker::{PythonWorker, WORKER_PATH};
 use crate::protocol::{
     Answer, CheckReport, HostMessage, LoadProgress, OutputChunk, Query, RunId, RunRequest,
-    RunResult, RunStatus, WorkerMessage,
+    RunResult, RunStatus, SnapshotUse, WorkerMessage,
 };
 
 /// How long an interrupted run may take to stop before its worker is terminated
@@ -47,6 +51,8 @@ pub enum RuntimeStatus {
         pyodide: String,
         /// Runs are stopped by interrupt (state kept) rather than by restarting the worker.
         interrupts: bool,
+        /// Whether Python was restored from the start-up snapshot.
+        snapshot: SnapshotUse,
     },
     /// Python could not start; runs fail with this message.
     Failed {
@@ -128,6 +134,10 @@ struct Shared {
     this: Weak<RefCell<Shared>>,
     active: Option<Slot>,
     spare: Option<Slot>,
+    /// The worker storing a start-up snapshot, while it does.
+    maker: Option<Slot>,
+    /// A maker was started once: a failed one is not retried on this page.
+    snapshot_attempted: bool,
     generations: u64,
     scheduler: Scheduler,
     runs: HashMap<RunId, PendingRun>,
@@ -156,6 +166,8 @@ impl Runtime {
                 this: this.clone(),
                 active: None,
                 spare: None,
+                maker: None,
+                snapshot_attempted: false,
                 generations: 0,
                 scheduler: Scheduler::new(),
                 runs: HashMap::new(),
@@ -171,9 +183,11 @@ impl Runtime {
         let weak = Rc::downgrade(&shared);
         leptos::task::spawn_local(async move {
             let guarded = guard(&weak).await;
-            with_shared(&weak, |shared| match guarded.and_then(|()| spawn(shared)) {
-                Ok(slot) => shared.borrow_mut().active = Some(slot),
-                Err(error) => fail(shared, error.to_string()),
+            with_shared(&weak, |shared| {
+                match guarded.and_then(|()| spawn(shared, false)) {
+                    Ok(slot) => shared.borrow_mut().active = Some(slot),
+                    Err(error) => fail(shared, error.to_string()),
+                }
             });
         });
         Self { shared }
@@ -309,6 +323,7 @@ impl Drop for Runtime {
         state.timer = None;
         state.active = None;
         state.spare = None;
+        state.maker = None;
     }
 }
 
@@ -359,8 +374,9 @@ fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Starts a worker whose messages are tagged with a new generation.
-fn spawn(shared: &Rc<RefCell<Shared>>) -> Result<Slot, RuntimeError> {
+/// Starts a worker whose messages are tagged with a new generation
+/// (`make_snapshot`: the snapshot maker, see [`PythonWorker::spawn`]).
+fn spawn(shared: &Rc<RefCell<Shared>>, make_snapshot: bool) -> Result<Slot, RuntimeError> {
     let (generation, this) = {
         let mut state = shared.borrow_mut();
         state.generations += 1;
@@ -374,7 +390,7 @@ fn spawn(shared: &Rc<RefCell<Shared>>) -> Result<Slot, RuntimeError> {
         move |message| with_shared(&this, |shared| on_worker_error(shared, generation, message));
     Ok(Slot {
         generation,
-        worker: PythonWorker::spawn(on_message, on_error)?,
+        worker: PythonWorker::spawn(make_snapshot, on_message, on_error)?,
         ready: false,
     })
 }
@@ -390,10 +406,46 @@ fn ensure_spare(shared: &Rc<RefCell<Shared>>) {
     if shared.borrow().spare.is_some() {
         return;
     }
-    match spawn(shared) {
+    match spawn(shared, false) {
         Ok(slot) => shared.borrow_mut().spare = Some(slot),
         Err(error) => console_error!("sandpit: could not start a spare worker: {error}"),
     }
+}
+
+/// After the active worker is ready: a start-up snapshot is made first when
+/// it started without one (once per page), else the warm spare is started.
+/// The spare waits for the maker, so the two do not compete for the CPU and
+/// the spare itself starts from the new snapshot.
+fn after_ready(shared: &Rc<RefCell<Shared>>, snapshot: &SnapshotUse) {
+    let make = {
+        let mut state = shared.borrow_mut();
+        let make =
+            *snapshot != SnapshotUse::Used && !state.snapshot_attempted && state.maker.is_none();
+        state.snapshot_attempted |= make;
+        make
+    };
+    if !make {
+        ensure_spare(shared);
+        return;
+    }
+    match spawn(shared, true) {
+        Ok(slot) => shared.borrow_mut().maker = Some(slot),
+        Err(error) => {
+            console_warn!("sandpit: could not start the snapshot maker: {error}");
+            ensure_spare(shared);
+        }
+    }
+}
+
+/// The snapshot maker is done (`failure` says why it stored nothing): it is
+/// terminated, and the spare it held back starts.
+fn maker_finished(shared: &Rc<RefCell<Shared>>, failure: Option<String>) {
+    if let Some(message) = failure {
+        // Not an error of the app: later starts simply start from scratch.
+        console_warn!("sandpit: no start-up snapshot was stored: {message}");
+    }
+    shared.borrow_mut().maker = None;
+    ensure_spare(shared);
 }
 
 /// Posts the job the scheduler chose, if any.
@@ -511,7 +563,7 @@ fn restart(shared: &Rc<RefCell<Shared>>, reason: StopReason) {
         }
         // The spare is still loading: its `ready` continues the work.
         Some(false) => {}
-        None => match spawn(shared) {
+        None => match spawn(shared, false) {
             Ok(slot) => shared.borrow_mut().active = Some(slot),
             Err(error) => fail(shared, error.to_string()),
         },
@@ -565,6 +617,7 @@ fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
         state.timer = None;
         state.active = None;
         state.spare = None;
+        state.maker = None;
         let ids = state.scheduler.drain();
         let runs: Vec<_> = ids.iter().filter_map(|id| state.runs.remove(id)).collect();
         let clears: Vec<_> = ids
@@ -596,6 +649,7 @@ fn fail(shared: &Rc<RefCell<Shared>>, message: String) {
 enum Sender {
     Active,
     Spare,
+    Maker,
     Retired,
 }
 
@@ -613,6 +667,12 @@ fn sender(shared: &Rc<RefCell<Shared>>, generation: u64) -> Sender {
         .is_some_and(|s| s.generation == generation)
     {
         Sender::Spare
+    } else if state
+        .maker
+        .as_ref()
+        .is_some_and(|s| s.generation == generation)
+    {
+        Sender::Maker
     } else {
         Sender::Retired
     }
@@ -632,6 +692,7 @@ fn on_worker_error(shared: &Rc<RefCell<Shared>>, generation: u64, message: Strin
             console_error!("sandpit: the spare worker failed: {message}");
             shared.borrow_mut().spare = None;
         }
+        Sender::Maker => maker_finished(shared, Some(message)),
         Sender::Retired => {}
     }
 }
@@ -656,6 +717,11 @@ fn on_worker_message(shared: &Rc<RefCell<Shared>>, generation: u64, data: JsValu
             WorkerMessage::Fatal { message } => on_worker_error(shared, generation, message),
             _ => {}
         },
+        Sender::Maker => match message {
+            WorkerMessage::SnapshotStored { .. } => maker_finished(shared, None),
+            WorkerMessage::Fatal { message } => maker_finished(shared, Some(message)),
+            _ => {}
+        },
         Sender::Retired => {}
     }
 }
@@ -664,7 +730,11 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
     let on_status = shared.borrow().on_status.clone();
     match message {
         WorkerMessage::Progress(progress) => on_status(RuntimeStatus::Loading(progress)),
-        WorkerMessage::Ready { python, pyodide } => {
+        WorkerMessage::Ready {
+            python,
+            pyodide,
+            snapshot,
+        } => {
             let (next, interrupts) = {
                 let mut state = shared.borrow_mut();
                 state.versions = Some((python.clone(), pyodide.clone()));
@@ -678,9 +748,10 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
                 python,
                 pyodide,
                 interrupts,
+                snapshot: snapshot.clone(),
             });
             dispatch(shared, next);
-            ensure_spare(shared);
+            after_ready(shared, &snapshot);
         }
         WorkerMessage::Fatal { message } => {
             let ever_ready = shared.borrow().versions.is_some();
@@ -741,6 +812,8 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
             dispatch(shared, next);
         }
         WorkerMessage::Done { id, result } => on_done(shared, id, result),
+        // Only the snapshot maker sends it, and the maker is never the active worker.
+        WorkerMessage::SnapshotStored { .. } => {}
     }
 }
 

@@ -43,7 +43,10 @@ pub struct PythonWorker {
 impl PythonWorker {
     /// Spawns the module worker and sends it `init`. `on_message` gets each
     /// message's data; `on_error` gets a description when the worker dies.
+    /// With `make_snapshot` the worker only stores a start-up snapshot (see
+    /// [`WorkerConfig::make_snapshot`]).
     pub fn spawn(
+        make_snapshot: bool,
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
@@ -72,6 +75,7 @@ impl PythonWorker {
             runner_url: page_url(RUNNER_PATH)?,
             interrupt_buffer: buffer.map(InterruptBuffer),
             port: HostPort(worker_end.clone()),
+            make_snapshot,
         };
         let init = to_js(&HostMessage::Init { config })?;
         worker

@@ -81,16 +81,22 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>
             python,
             pyodide,
             interrupts,
+            snapshot,
         } => view! {
             <span
                 data-testid="runtime-state"
                 data-state="ready"
                 data-interrupts=interrupts.to_string()
-                title=if interrupts {
-                    "Runs are stopped by interrupt: session state is kept"
-                } else {
-                    "Runs are stopped by restarting Python: session state is replayed"
-                }
+                data-snapshot=snapshot.status()
+                title=format!(
+                    "{}. {}",
+                    if interrupts {
+                        "Runs are stopped by interrupt: session state is kept"
+                    } else {
+                        "Runs are stopped by restarting Python: session state is replayed"
+                    },
+                    format::snapshot_use(&snapshot),
+                )
             >
                 {format!("Ready: Python {python} (Pyodide {pyodide})")}
             </span>
