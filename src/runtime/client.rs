@@ -762,12 +762,14 @@ fn on_done(shared: &Rc<RefCell<Shared>>, id: RunId, result: Box<RunResult>) {
         (completions, next, state.runs.remove(&id))
     };
     if let Some(run) = pending {
-        let result = match (&run.stop, result.status) {
+        let mut result = match (&run.stop, result.status) {
             (Some(reason), RunStatus::Cancelled) => outcome::interrupted(*result, reason),
             _ => outcome::with_network_hint(*result),
         };
-        let result = Box::new(result);
-        let _ = run.done.send(Ok(result));
+        // The message carried the output twice (stdout and stderr besides
+        // `output`); whoever keeps the result keeps it once.
+        result.share_output();
+        let _ = run.done.send(Ok(Box::new(result)));
     }
     resolve(shared, completions);
     dispatch(shared, next);

@@ -4,6 +4,7 @@
 //! (status `cancelled`, with the line it was stopped at); a run whose worker
 //! was terminated gets one built here from the output streamed before it died.
 
+use crate::bulk::Text;
 use crate::format;
 use crate::protocol::{
     Hint, HintCode, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
@@ -58,12 +59,12 @@ impl StopReason {
         };
         RunError {
             kind: kind.to_owned(),
-            message,
+            message: message.into(),
             line: None,
             column: None,
             end_column: None,
             source: Vec::new(),
-            traceback: String::new(),
+            traceback: Text::default(),
             hint: Some(Hint {
                 code,
                 message: format!("{advice} {state}"),
@@ -98,18 +99,11 @@ pub fn stopped(
     restored: Option<Restoration>,
 ) -> RunResult {
     let output = merge(streamed);
-    let text_of = |stream: StreamName| -> String {
-        output
-            .iter()
-            .filter(|c| c.stream == stream)
-            .map(|c| c.text.as_str())
-            .collect()
-    };
-    let kept: usize = output.iter().map(|c| c.text.len()).sum();
+    let kept: usize = output.iter().map(|c| c.text.utf8_len()).sum();
     RunResult {
         status: reason.status(),
-        stdout: text_of(StreamName::Stdout),
-        stderr: text_of(StreamName::Stderr),
+        stdout: OutputChunk::text_of(&output, StreamName::Stdout),
+        stderr: OutputChunk::text_of(&output, StreamName::Stderr),
         output,
         value: None,
         displays: Vec::new(),
