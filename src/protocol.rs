@@ -6,10 +6,11 @@
 //! they really send in the browser tests; a field renamed on either side
 //! fails a test instead of silently dropping data.
 //!
-//! What can be large in a result (output, values, rich outputs, file bytes,
-//! error text) is [`Text`] or [`Json`]: JS values in the browser, outside
-//! the app's wasm memory (see [`crate::bulk`]). On the wire they are plain
-//! strings and JSON, as the schema says.
+//! What can be large in a result (output, values, rich outputs, file bytes)
+//! is [`Text`] or [`Json`]: JS values in the browser, outside the app's
+//! wasm memory (see [`crate::bulk`]). On the wire they are plain strings and
+//! JSON, as the schema says. An error's text stays a `String`: it also comes
+//! back inside check answers, whose tagged shape serde copies as it reads.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -347,7 +348,7 @@ pub struct RunError {
     #[serde(rename = "type")]
     pub kind: String,
     /// `str()` of the exception.
-    pub message: Text,
+    pub message: String,
     /// 1-based line in the user's code, when the error points into it.
     pub line: Option<u32>,
     /// 1-based column in that line, when known.
@@ -357,7 +358,7 @@ pub struct RunError {
     /// The failing line with a few lines around it.
     pub source: Vec<SourceLine>,
     /// Traceback text without the runner's own frames.
-    pub traceback: Text,
+    pub traceback: String,
     /// What to do about it, where Sandpit can tell.
     pub hint: Option<Hint>,
 }

@@ -41,11 +41,7 @@ fn a_terminated_run_keeps_what_it_printed_and_says_how_state_came_back() {
     assert_eq!(result.restored, Some(restored));
     let error = result.error.expect("a stopped run has an error");
     assert_eq!(error.kind, "TimeoutError");
-    assert!(
-        error.message.to_string().contains("5.00 s"),
-        "{}",
-        error.message
-    );
+    assert!(error.message.contains("5.00 s"), "{}", error.message);
     let hint = error.hint.expect("and a hint");
     assert_eq!(hint.code, HintCode::TimedOut);
     assert!(hint.message.contains("replayed 3"), "{}", hint.message);
@@ -61,7 +57,7 @@ fn crashes_and_cancels_have_their_own_status_and_hint() {
     );
     assert_eq!(crash.status, RunStatus::Crashed);
     let error = crash.error.expect("error");
-    assert!(error.message.to_string().contains("Aborted()"));
+    assert!(error.message.contains("Aborted()"));
     assert_eq!(error.hint.map(|h| h.code), Some(HintCode::Crashed));
 
     let cancel = stopped(&StopReason::Cancelled, &[], 0.0, None);
@@ -82,7 +78,7 @@ fn failed_run() -> RunResult {
         displays: vec![],
         error: Some(RunError {
             kind: "KeyboardInterrupt".into(),
-            message: Default::default(),
+            message: String::new(),
             line: Some(2),
             column: Some(5),
             end_column: Some(9),

@@ -91,7 +91,7 @@ fn a_kept_result_holds_its_output_once_as_the_pieces_of_output() {
         chunk(StreamName::Stdout, "a"),
         chunk(StreamName::Stdout, "b\n"),
         chunk(StreamName::Stderr, "oops\n"),
-        chunk(StreamName::Stdout, "c\n\n"),
+        chunk(StreamName::Stdout, "é\n\n"),
     ] {
         piece.append_to(&mut chunks);
     }
@@ -104,10 +104,10 @@ fn a_kept_result_holds_its_output_once_as_the_pieces_of_output() {
     }))
     .expect("a RunResult");
     result.share_output();
-    assert_eq!(result.stdout, "ab\nc\n\n");
+    assert_eq!(result.stdout, "ab\né\n\n");
     assert_eq!(result.stderr, "oops\n");
-    assert_eq!(result.stdout.trim_end_newlines(), "ab\nc");
-    assert_eq!(result.stdout.utf8_len(), 7);
+    assert_eq!(result.stdout.trim_end_newlines(), "ab\né");
+    assert_eq!(result.stdout.utf8_len(), 7, "bytes, as the limits count");
 }
 
 #[test]

@@ -194,7 +194,7 @@ pub fn run_summary(result: &RunResult) -> Text {
         section("value", &value.repr);
     }
     if let Some(error) = &result.error {
-        section("error", &error.traceback);
+        section("error", &error.traceback.as_str().into());
         if let Some(hint) = &error.hint {
             section("hint", &hint.message.as_str().into());
         }

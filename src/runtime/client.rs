@@ -17,7 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::outcome::{self, StopReason};
 use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
-use super::worker::{PythonWorker, WORKER_PATH};
+use super::worker::{decode, PythonWorker, WORKER_PATH};
 use crate::protocol::{
     Answer, CheckReport, HostMessage, LoadProgress, OutputChunk, Query, RunId, RunRequest,
     RunResult, RunStatus, WorkerMessage,
@@ -637,7 +637,7 @@ fn on_worker_error(shared: &Rc<RefCell<Shared>>, generation: u64, message: Strin
 }
 
 fn on_worker_message(shared: &Rc<RefCell<Shared>>, generation: u64, data: JsValue) {
-    let message: WorkerMessage = match serde_wasm_bindgen::from_value(data) {
+    let message = match decode(data) {
         Ok(message) => message,
         Err(error) => {
             // A shape the protocol does not define: a bug on the worker side, made loud.

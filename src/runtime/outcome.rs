@@ -4,7 +4,6 @@
 //! (status `cancelled`, with the line it was stopped at); a run whose worker
 //! was terminated gets one built here from the output streamed before it died.
 
-use crate::bulk::Text;
 use crate::format;
 use crate::protocol::{
     Hint, HintCode, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
@@ -59,12 +58,12 @@ impl StopReason {
         };
         RunError {
             kind: kind.to_owned(),
-            message: message.into(),
+            message,
             line: None,
             column: None,
             end_column: None,
             source: Vec::new(),
-            traceback: Text::default(),
+            traceback: String::new(),
             hint: Some(Hint {
                 code,
                 message: format!("{advice} {state}"),

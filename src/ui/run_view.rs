@@ -346,7 +346,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
             <div class="error-head">
                 <strong data-testid="error-type">{error.kind}</strong>
                 ": "
-                <span data-testid="error-message" prop:textContent=error.message.to_js()></span>
+                <span data-testid="error-message">{error.message}</span>
             </div>
             <div class="error-location" data-testid="error-line" data-line=error.line>
                 {location}
@@ -355,7 +355,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
             {source}
             <details>
                 <summary>"Traceback"</summary>
-                <pre class="traceback" prop:textContent=error.traceback.to_js()></pre>
+                <pre class="traceback">{error.traceback}</pre>
             </details>
         </div>
     }
