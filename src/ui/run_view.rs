@@ -17,6 +17,11 @@ use crate::protocol::{
 /// A submitted run in any phase.
 #[component]
 pub fn RunView(entry: RunEntry) -> impl IntoView {
+    // The view keeps its entry, and so the entry's signals, until it is
+    // removed: an entry can leave the run list in the very turn its phase
+    // changes, and the updates already scheduled for this view still read it.
+    let kept = entry.clone();
+    on_cleanup(move || drop(kept));
     // Read in place: a finished phase holds the whole result.
     let error_line = move || {
         entry.phase.with(|phase| match phase {
