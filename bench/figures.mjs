@@ -397,13 +397,14 @@ function memoryNote(memory) {
 }
 
 /**
- * Why the app's wasm memory grows, which the numbers alone do not say: the
- * page keeps its newest 100 runs (`KEPT_RUNS` in src/storage.rs) with their
- * whole results, and the long session's runs printing 100 KB each fill that
- * history at one point; wasm memory never shrinks, so that peak stays.
+ * What the app's wasm memory holds, which the numbers alone do not say: the
+ * page keeps its newest 100 runs (`KEPT_RUNS` in src/storage.rs), but their
+ * bulky parts are JS values (src/bulk.rs), so the long session's runs
+ * printing 100 KB land on the JS heap, which is measured after a forced GC
+ * and gives them back once they leave the list; wasm memory never shrinks.
  */
 const APP_WASM_GROWTH =
-  "The app's wasm memory holds the page's history: its newest 100 runs with their whole results (output kept " +
-  "twice, as stdout/stderr and in write order), so while the runs printing 100 KB were among them it held " +
-  "about 200 KB for each; wasm memory keeps the size it once grew to, so the figure shows that peak, not a leak (the " +
-  "history is capped and Python's memory stays flat).";
+  "The app's wasm memory holds the page's bookkeeping for its newest 100 runs (their code, status and the views " +
+  "drawing them); their output, values, figures and file bytes are JS strings on the JS heap, freed once a run " +
+  "leaves the list. Wasm memory keeps the size it once grew to, so its growth is the most that bookkeeping " +
+  "ever needed at once, not a leak (the list is capped and Python's memory stays flat).";

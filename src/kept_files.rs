@@ -14,6 +14,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bulk::Text;
 use crate::format;
 use crate::protocol::{Artifact, FileEntry, InputFile, RunResult};
 use crate::storage::{Kept, StoredFile};
@@ -148,7 +149,7 @@ impl<'a> RunFiles<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     /// These bytes, base64.
-    Content(String),
+    Content(Text),
     /// The bytes are read from the session's working directory.
     Python,
     /// No bytes: the file is not kept, for this reason.
@@ -360,7 +361,7 @@ pub fn inputs_by_session(files: Vec<StoredFile>) -> BTreeMap<String, Vec<InputFi
         if let Kept::Content(content_base64) = file.kept {
             sessions.entry(file.session).or_default().push(InputFile {
                 path: file.path,
-                content_base64,
+                content_base64: content_base64.to_string(),
             });
         }
     }

@@ -8,6 +8,7 @@
 //! (offline, updates, install).
 #![deny(clippy::unwrap_used)]
 
+pub mod bulk;
 pub mod format;
 mod js_error;
 pub mod kept_files;

@@ -5,9 +5,17 @@
 //! generated from these types ([`schema`]) is checked against every message
 //! they really send in the browser tests; a field renamed on either side
 //! fails a test instead of silently dropping data.
+//!
+//! What can be large in a result (output, values, rich outputs, file bytes)
+//! is [`Text`] or [`Json`]: JS values in the browser, outside the app's
+//! wasm memory (see [`crate::bulk`]). On the wire they are plain strings and
+//! JSON, as the schema says. An error's text stays a `String`: it also comes
+//! back inside check answers, whose tagged shape serde copies as it reads.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::bulk::{Json, Text};
 
 /// Identifies one run between the host and the worker.
 pub type RunId = u32;
@@ -140,7 +148,7 @@ pub struct Artifact {
     /// MIME type guessed from the name.
     pub mime: String,
     /// The bytes, base64, when no larger than [`OutputLimits::artifact_bytes`].
-    pub content_base64: Option<String>,
+    pub content_base64: Option<Text>,
 }
 
 /// A file in the session's working directory after the run.
@@ -188,7 +196,7 @@ pub struct OutputChunk {
     /// The stream written to.
     pub stream: StreamName,
     /// The text written.
-    pub text: String,
+    pub text: Text,
 }
 
 impl OutputChunk {
@@ -196,9 +204,19 @@ impl OutputChunk {
     /// stream, so a flood of writes stays a handful of chunks.
     pub fn append_to(self, chunks: &mut Vec<OutputChunk>) {
         match chunks.last_mut() {
-            Some(last) if last.stream == self.stream => last.text.push_str(&self.text),
+            Some(last) if last.stream == self.stream => last.text = last.text.concat(&self.text),
             _ => chunks.push(self),
         }
+    }
+
+    /// The text of `stream` in `chunks`, in order.
+    pub fn text_of(chunks: &[OutputChunk], stream: StreamName) -> Text {
+        Text::join(
+            chunks
+                .iter()
+                .filter(|chunk| chunk.stream == stream)
+                .map(|chunk| &chunk.text),
+        )
     }
 }
 
@@ -225,34 +243,34 @@ pub enum RunStatus {
 pub struct MimeBundle {
     /// Plain text, always present.
     #[serde(rename = "text/plain")]
-    pub text: String,
+    pub text: Text,
     /// HTML: shown only inside a sandboxed iframe.
     #[serde(rename = "text/html", default, skip_serializing_if = "Option::is_none")]
-    pub html: Option<String>,
+    pub html: Option<Text>,
     /// Markdown source.
     #[serde(
         rename = "text/markdown",
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub markdown: Option<String>,
+    pub markdown: Option<Text>,
     /// PNG image, base64.
     #[serde(rename = "image/png", default, skip_serializing_if = "Option::is_none")]
-    pub png: Option<String>,
+    pub png: Option<Text>,
     /// SVG image source.
     #[serde(
         rename = "image/svg+xml",
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub svg: Option<String>,
+    pub svg: Option<Text>,
     /// JSON data.
     #[serde(
         rename = "application/json",
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub json: Option<serde_json::Value>,
+    pub json: Option<Json>,
 }
 
 /// One line of the user's code, for showing context around an error.
@@ -315,9 +333,9 @@ pub struct Hint {
 #[serde(deny_unknown_fields)]
 pub struct LastValue {
     /// `repr()` of the value, cut at the value byte limit.
-    pub repr: String,
+    pub repr: Text,
     /// The value as JSON, when `json.dumps` accepts it and it fits the limit.
-    pub json: Option<serde_json::Value>,
+    pub json: Option<Json>,
     /// Whether `repr` was cut.
     pub truncated: bool,
 }
@@ -386,9 +404,9 @@ pub struct RunResult {
     /// How the run ended.
     pub status: RunStatus,
     /// All stdout text kept.
-    pub stdout: String,
+    pub stdout: Text,
     /// All stderr text kept.
-    pub stderr: String,
+    pub stderr: Text,
     /// stdout and stderr interleaved in the order written.
     pub output: Vec<OutputChunk>,
     /// The last expression's value.
@@ -413,6 +431,16 @@ pub struct RunResult {
     /// Set when the worker was replaced after this run (timeout without
     /// interrupts, crash, cancel): how the sessions' state was rebuilt.
     pub restored: Option<Restoration>,
+}
+
+impl RunResult {
+    /// Makes `stdout` and `stderr` the joined pieces of `output`, which
+    /// holds the same text: a kept result then holds its output once
+    /// (in the browser, a join shares its parts instead of copying them).
+    pub fn share_output(&mut self) {
+        self.stdout = OutputChunk::text_of(&self.output, StreamName::Stdout);
+        self.stderr = OutputChunk::text_of(&self.output, StreamName::Stderr);
+    }
 }
 
 /// Pyodide's interrupt buffer: a 4-byte `SharedArrayBuffer` the host writes

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use crate::bulk::Text;
 use crate::js_error;
 use crate::kept_files::Refusal;
 use crate::protocol::{RunResult, DEFAULT_SESSION};
@@ -166,7 +167,7 @@ pub struct StoredFile {
 pub enum Kept {
     /// The bytes, base64: the form the protocol carries them in both ways,
     /// so keeping and restoring a file converts nothing (at a third more space).
-    Content(String),
+    Content(Text),
     /// Not kept, for this reason; the record remains so the user is told.
     Refused(Refusal),
 }
@@ -290,7 +291,7 @@ pub async fn read_file(session: &str, path: &str) -> Result<Option<String>, Stor
         serde_wasm_bindgen::from_value(js_read_file(session, path).await?)
             .map_err(StorageError::format)?;
     Ok(record.and_then(|file| match file.kept {
-        Kept::Content(content) => Some(content),
+        Kept::Content(content) => Some(content.to_string()),
         Kept::Refused(_) => None,
     }))
 }

@@ -1,6 +1,7 @@
 //! Which files are kept across reloads: what a run's result turns into,
 //! the limits and who gets the room, and writes overtaken by later runs.
 
+use sandpit::bulk::Text;
 use sandpit::kept_files::{
     inputs_by_session, Catalogue, Keeping, Plan, Refusal, RunFiles, Source, Write, MAX_FILES,
     MAX_FILE_BYTES, MAX_TOTAL_BYTES,
@@ -14,8 +15,8 @@ use sandpit::storage::{Kept, StoredFile};
 fn result(files: &[(&str, u64)], artifacts: Vec<Artifact>) -> RunResult {
     RunResult {
         status: RunStatus::Ok,
-        stdout: String::new(),
-        stderr: String::new(),
+        stdout: Text::default(),
+        stderr: Text::default(),
         output: Vec::new(),
         value: None,
         displays: Vec::new(),

@@ -21,6 +21,16 @@ fn sent(reply: Reply) -> Value {
     }
 }
 
+/// The response `server` gives for a call it answers without making it.
+fn answered(server: &mut Server, reply: Reply) -> Value {
+    match reply {
+        Reply::Answer { id, outcome } => {
+            serde_json::to_value(server.tool_response(&id, &outcome)).expect("serialisable")
+        }
+        other => panic!("expected a tool result, got {other:?}"),
+    }
+}
+
 fn b64(text: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(text)
 }
@@ -137,10 +147,12 @@ fn bad_arguments_are_a_tool_error_the_model_can_read_and_unknown_tools_a_protoco
             "session must not be empty",
         ),
     ] {
-        let reply = sent(server.handle(&request(
+        let handled = server.handle(&request(
             "tools/call",
             json!({"name": "run_python", "arguments": arguments}),
-        )));
+        ));
+        let reply = answered(&mut server, handled);
+        assert_eq!(reply["id"], 1);
         assert_eq!(reply["result"]["isError"], true, "{reply}");
         let text = reply["result"]["content"][0]["text"]
             .as_str()
@@ -232,10 +244,11 @@ fn result(value: Value) -> RunResult {
 }
 
 fn ran(value: Value) -> Value {
-    call_result(&ToolOutcome::Ran {
+    let outcome = ToolOutcome::Ran {
         session: "main".into(),
         result: Box::new(result(value)),
-    })
+    };
+    serde_json::to_value(call_result(&outcome)).expect("serialisable")
 }
 
 #[test]

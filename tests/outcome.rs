@@ -72,7 +72,7 @@ fn failed_run() -> RunResult {
     RunResult {
         status: RunStatus::Cancelled,
         stdout: "tick\n".into(),
-        stderr: String::new(),
+        stderr: Default::default(),
         output: vec![chunk(StreamName::Stdout, "tick\n")],
         value: None,
         displays: vec![],

@@ -2,7 +2,7 @@
 //! schema file the browser tests validate real messages against.
 
 use sandpit::protocol::{
-    schema, HostMessage, OutputChunk, RunRequest, RunStatus, StreamName, WorkerMessage,
+    schema, HostMessage, OutputChunk, RunRequest, RunResult, RunStatus, StreamName, WorkerMessage,
 };
 use serde_json::json;
 
@@ -78,6 +78,36 @@ fn a_done_message_as_the_runner_writes_it_is_understood() {
         result.error.map(|e| (e.kind, e.line)),
         Some(("ZeroDivisionError".into(), Some(2)))
     );
+}
+
+#[test]
+fn a_kept_result_holds_its_output_once_as_the_pieces_of_output() {
+    let chunk = |stream, text: &str| OutputChunk {
+        stream,
+        text: text.into(),
+    };
+    let mut chunks = Vec::new();
+    for piece in [
+        chunk(StreamName::Stdout, "a"),
+        chunk(StreamName::Stdout, "b\n"),
+        chunk(StreamName::Stderr, "oops\n"),
+        chunk(StreamName::Stdout, "é\n\n"),
+    ] {
+        piece.append_to(&mut chunks);
+    }
+    assert_eq!(chunks.len(), 3, "writes to one stream in a row are joined");
+    let mut result: RunResult = serde_json::from_value(json!({
+        "status": "ok", "stdout": "stale", "stderr": "", "output": chunks, "value": null,
+        "displays": [], "error": null, "exit_code": null, "duration_ms": 1.0,
+        "truncated": {"output": false, "output_bytes_total": 10, "displays": false},
+        "blocked": [], "artifacts": [], "files": [], "restored": null
+    }))
+    .expect("a RunResult");
+    result.share_output();
+    assert_eq!(result.stdout, "ab\né\n\n");
+    assert_eq!(result.stderr, "oops\n");
+    assert_eq!(result.stdout.trim_end_newlines(), "ab\né");
+    assert_eq!(result.stdout.utf8_len(), 7, "bytes, as the limits count");
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //! for figures, resources for files, and the whole structured result.
 
 use base64::Engine;
-use serde_json::{json, Value};
+use serde::Serialize;
 
+use crate::bulk::Text;
 use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus};
 use crate::tools::SessionReset;
 
@@ -29,78 +30,147 @@ pub enum ToolOutcome {
 /// larger ones as links to read with `resources/read`.
 const INLINE_TEXT_BYTES: u64 = 64 * 1024;
 
+/// An MCP `CallToolResult`, typed rather than JSON so that the result's
+/// [`Text`] (output, figures, files) reaches the client as it is: in the
+/// browser it never passes through wasm memory on the way.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct CallToolResult<'a> {
+    content: Vec<Block<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    structured_content: Option<Structured<'a>>,
+    is_error: bool,
+}
+
+/// The whole outcome, for clients that read structure rather than text.
+#[derive(Serialize, Debug)]
+#[serde(untagged)]
+enum Structured<'a> {
+    Run(&'a RunResult),
+    Check(&'a CheckReport),
+    Reset(&'a SessionReset),
+}
+
+/// One content block of a tool result.
+#[derive(Serialize, Debug)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block<'a> {
+    Text {
+        text: Text,
+    },
+    Image {
+        data: Text,
+        #[serde(rename = "mimeType")]
+        mime_type: &'static str,
+    },
+    Resource {
+        resource: Resource<'a>,
+    },
+    ResourceLink {
+        uri: String,
+        name: &'a str,
+        #[serde(rename = "mimeType")]
+        mime_type: &'a str,
+        size: u64,
+    },
+}
+
+/// An embedded file: its text, or else its bytes (base64).
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Resource<'a> {
+    uri: String,
+    mime_type: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blob: Option<Text>,
+}
+
 /// The MCP `CallToolResult` for `outcome`.
-pub fn call_result(outcome: &ToolOutcome) -> Value {
+pub fn call_result(outcome: &ToolOutcome) -> CallToolResult<'_> {
+    let text = |text: String| Block::Text { text: text.into() };
     match outcome {
         ToolOutcome::Ran { session, result } => run_result(session, result),
-        ToolOutcome::Checked(report) => json!({
-            "content": [{"type": "text", "text": check_summary(report)}],
-            "structuredContent": report,
-            "isError": false,
-        }),
-        ToolOutcome::Reset(reset) => json!({
-            "content": [{"type": "text", "text": format!(
+        ToolOutcome::Checked(report) => CallToolResult {
+            content: vec![text(check_summary(report))],
+            structured_content: Some(Structured::Check(report)),
+            is_error: false,
+        },
+        ToolOutcome::Reset(reset) => CallToolResult {
+            content: vec![text(format!(
                 "Session {:?} was reset: its variables and imports are gone, its files stay.",
                 reset.session
-            )}],
-            "structuredContent": reset,
-            "isError": false,
-        }),
-        ToolOutcome::Failed(message) => json!({
-            "content": [{"type": "text", "text": message}],
-            "isError": true,
-        }),
+            ))],
+            structured_content: Some(Structured::Reset(reset)),
+            is_error: false,
+        },
+        ToolOutcome::Failed(message) => CallToolResult {
+            content: vec![text(message.clone())],
+            structured_content: None,
+            is_error: true,
+        },
     }
 }
 
-fn run_result(session: &str, result: &RunResult) -> Value {
-    let mut content = vec![json!({"type": "text", "text": run_summary(result)})];
+fn run_result<'a>(session: &str, result: &'a RunResult) -> CallToolResult<'a> {
+    let mut content = vec![Block::Text {
+        text: run_summary(result),
+    }];
     for display in &result.displays {
         if let Some(png) = &display.png {
-            content.push(json!({"type": "image", "data": png, "mimeType": "image/png"}));
+            content.push(Block::Image {
+                data: png.clone(),
+                mime_type: "image/png",
+            });
         } else if let Some(svg) = &display.svg {
-            let data = base64_of(svg.as_bytes());
-            content.push(json!({"type": "image", "data": data, "mimeType": "image/svg+xml"}));
+            content.push(Block::Image {
+                data: svg.with_str(|svg| base64_of(svg.as_bytes())).into(),
+                mime_type: "image/svg+xml",
+            });
         }
     }
     content.extend(result.artifacts.iter().map(|a| artifact_block(session, a)));
-    json!({
-        "content": content,
-        "structuredContent": result,
-        "isError": result.status != RunStatus::Ok,
-    })
+    CallToolResult {
+        content,
+        structured_content: Some(Structured::Run(result)),
+        is_error: result.status != RunStatus::Ok,
+    }
 }
 
 /// A file the run wrote: inline when its bytes came back (text as text),
 /// else a link the client can read with `resources/read`.
-fn artifact_block(session: &str, artifact: &Artifact) -> Value {
+fn artifact_block<'a>(session: &str, artifact: &'a Artifact) -> Block<'a> {
     let uri = file_uri(session, &artifact.path);
-    let text = artifact
-        .content_base64
-        .as_deref()
-        .filter(|_| is_text(&artifact.mime) && artifact.size <= INLINE_TEXT_BYTES)
-        .and_then(decode_utf8);
-    match (&artifact.content_base64, text) {
-        (_, Some(text)) => json!({"type": "resource", "resource": {
-            "uri": uri, "mimeType": artifact.mime, "text": text,
-        }}),
-        (Some(blob), None) => json!({"type": "resource", "resource": {
-            "uri": uri, "mimeType": artifact.mime, "blob": blob,
-        }}),
-        (None, None) => json!({
-            "type": "resource_link",
-            "uri": uri,
-            "name": artifact.path,
-            "mimeType": artifact.mime,
-            "size": artifact.size,
-        }),
+    let Some(content) = &artifact.content_base64 else {
+        return Block::ResourceLink {
+            uri,
+            name: &artifact.path,
+            mime_type: &artifact.mime,
+            size: artifact.size,
+        };
+    };
+    let text = (is_text(&artifact.mime) && artifact.size <= INLINE_TEXT_BYTES)
+        .then(|| content.with_str(decode_utf8))
+        .flatten();
+    let blob = text.is_none().then(|| content.clone());
+    Block::Resource {
+        resource: Resource {
+            uri,
+            mime_type: &artifact.mime,
+            text: text.map(Text::from),
+            blob,
+        },
     }
 }
 
 /// What a run did, as a model reads it: how it ended, its output, its value,
 /// and for a failure the error with its line and a repair hint.
-pub fn run_summary(result: &RunResult) -> String {
-    let mut text = match result.status {
+///
+/// Put together as [`Text`]: in the browser the output is joined in, not
+/// copied through wasm memory.
+pub fn run_summary(result: &RunResult) -> Text {
+    let mut head = match result.status {
         RunStatus::Ok => format!("Ran in {:.0} ms.", result.duration_ms),
         RunStatus::Error => "The code raised an exception.".to_owned(),
         RunStatus::Timeout => "The code ran past its timeout and was stopped.".to_owned(),
@@ -108,14 +178,14 @@ pub fn run_summary(result: &RunResult) -> String {
         RunStatus::Cancelled => "The run was cancelled.".to_owned(),
     };
     if let Some(code) = result.exit_code {
-        text.push_str(&format!(" Exit code {code}."));
+        head.push_str(&format!(" Exit code {code}."));
     }
-    let mut section = |title: &str, body: &str| {
+    let mut text = Text::from(head);
+    let mut section = |title: &str, body: &Text| {
         if !body.is_empty() {
-            text.push_str(&format!(
-                "\n--- {title} ---\n{}",
-                body.trim_end_matches('\n')
-            ));
+            text = text
+                .concat(&Text::from(format!("\n--- {title} ---\n")))
+                .concat(&body.trim_end_newlines());
         }
     };
     section("stdout", &result.stdout);
@@ -124,9 +194,9 @@ pub fn run_summary(result: &RunResult) -> String {
         section("value", &value.repr);
     }
     if let Some(error) = &result.error {
-        section("error", &error.traceback);
+        section("error", &error.traceback.as_str().into());
         if let Some(hint) = &error.hint {
-            section("hint", &hint.message);
+            section("hint", &hint.message.as_str().into());
         }
     }
     let blocked: Vec<String> = result
@@ -134,14 +204,15 @@ pub fn run_summary(result: &RunResult) -> String {
         .iter()
         .map(|b| format!("{} (refused by {})", b.url, b.directive))
         .collect();
-    section("blocked by the network policy", &blocked.join("\n"));
+    section("blocked by the network policy", &blocked.join("\n").into());
     if result.truncated.output {
         section(
             "note",
             &format!(
                 "Output was cut: {} bytes were written in all.",
                 result.truncated.output_bytes_total
-            ),
+            )
+            .into(),
         );
     }
     let files: Vec<String> = result
@@ -149,7 +220,7 @@ pub fn run_summary(result: &RunResult) -> String {
         .iter()
         .map(|a| format!("{} ({} bytes, {})", a.path, a.size, a.mime))
         .collect();
-    section("files written", &files.join("\n"));
+    section("files written", &files.join("\n").into());
     text
 }
 

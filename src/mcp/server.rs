@@ -5,9 +5,10 @@
 
 use std::collections::BTreeMap;
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::content::{self, parse_file_uri, ToolOutcome};
+use super::content::{self, parse_file_uri, CallToolResult, ToolOutcome};
 use crate::protocol::FileEntry;
 use crate::tools::{Tool, ToolCall, ToolError};
 
@@ -39,6 +40,14 @@ pub enum Reply {
         /// in the call's `_meta`: the result holds the same output, so each
         /// chunk would otherwise cross to the page twice.
         stream_output: bool,
+    },
+    /// Send [`Server::tool_response`] for this outcome: a call that failed
+    /// before it could be made (bad arguments are the model's to fix).
+    Answer {
+        /// The request's id.
+        id: Value,
+        /// Why it failed.
+        outcome: ToolOutcome,
     },
     /// Read this file, then send [`Server::resource_response`].
     ReadFile {
@@ -134,11 +143,19 @@ impl Server {
     }
 
     /// The response to tool call `id`; also remembers the files a run left.
-    pub fn tool_response(&mut self, id: &Value, outcome: &ToolOutcome) -> Value {
+    pub fn tool_response<'a>(
+        &mut self,
+        id: &'a Value,
+        outcome: &'a ToolOutcome,
+    ) -> Response<'a, CallToolResult<'a>> {
         if let ToolOutcome::Ran { session, result } = outcome {
             self.files.insert(session.clone(), result.files.clone());
         }
-        response(id, content::call_result(outcome))
+        Response {
+            jsonrpc: JSONRPC,
+            id,
+            result: content::call_result(outcome),
+        }
     }
 
     /// The response to `resources/read` request `id`: the file's bytes, or why not.
@@ -217,10 +234,10 @@ fn call(id: Value, params: &Value) -> Reply {
             Reply::Send(error(&id, INVALID_PARAMS, &unknown.to_string()))
         }
         // Bad arguments are the model's to fix: a tool error it can read.
-        Err(invalid) => {
-            let outcome = ToolOutcome::Failed(invalid.to_string());
-            Reply::Send(response(&id, content::call_result(&outcome)))
-        }
+        Err(invalid) => Reply::Answer {
+            id,
+            outcome: ToolOutcome::Failed(invalid.to_string()),
+        },
     }
 }
 
@@ -268,17 +285,44 @@ fn mime_of(path: &str) -> &'static str {
     }
 }
 
+/// The JSON-RPC version every message names.
+const JSONRPC: &str = "2.0";
+
+/// A successful JSON-RPC response with a result of any serialisable type.
+#[derive(Serialize, Debug)]
+pub struct Response<'a, T> {
+    jsonrpc: &'static str,
+    id: &'a Value,
+    result: T,
+}
+
+/// A JSON-RPC notification with parameters of any serialisable type.
+#[derive(Serialize, Debug)]
+pub struct Notification<'a, T> {
+    jsonrpc: &'static str,
+    method: &'a str,
+    params: T,
+}
+
 /// A successful JSON-RPC response.
 pub fn response(id: &Value, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
+    json!(Response {
+        jsonrpc: JSONRPC,
+        id,
+        result
+    })
 }
 
 /// A JSON-RPC error response.
 pub fn error(id: &Value, code: i64, message: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+    json!({"jsonrpc": JSONRPC, "id": id, "error": {"code": code, "message": message}})
 }
 
 /// A JSON-RPC notification.
-pub fn notification_message(method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "method": method, "params": params})
+pub fn notification_message<T: Serialize>(method: &str, params: T) -> Notification<'_, T> {
+    Notification {
+        jsonrpc: JSONRPC,
+        method,
+        params,
+    }
 }

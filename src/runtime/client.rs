@@ -21,7 +21,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::outcome::{self, StopReason};
 use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
-use super::worker::{PythonWorker, WORKER_PATH};
+use super::worker::{decode, PythonWorker, WORKER_PATH};
 use crate::protocol::{
     Answer, CheckReport, HostMessage, LoadProgress, OutputChunk, Query, RunId, RunRequest,
     RunResult, RunStatus, SnapshotUse, WorkerMessage,
@@ -698,7 +698,7 @@ fn on_worker_error(shared: &Rc<RefCell<Shared>>, generation: u64, message: Strin
 }
 
 fn on_worker_message(shared: &Rc<RefCell<Shared>>, generation: u64, data: JsValue) {
-    let message: WorkerMessage = match serde_wasm_bindgen::from_value(data) {
+    let message = match decode(data) {
         Ok(message) => message,
         Err(error) => {
             // A shape the protocol does not define: a bug on the worker side, made loud.
@@ -835,12 +835,14 @@ fn on_done(shared: &Rc<RefCell<Shared>>, id: RunId, result: Box<RunResult>) {
         (completions, next, state.runs.remove(&id))
     };
     if let Some(run) = pending {
-        let result = match (&run.stop, result.status) {
+        let mut result = match (&run.stop, result.status) {
             (Some(reason), RunStatus::Cancelled) => outcome::interrupted(*result, reason),
             _ => outcome::with_network_hint(*result),
         };
-        let result = Box::new(result);
-        let _ = run.done.send(Ok(result));
+        // The message carried the output twice (stdout and stderr besides
+        // `output`); whoever keeps the result keeps it once.
+        result.share_output();
+        let _ = run.done.send(Ok(Box::new(result)));
     }
     resolve(shared, completions);
     dispatch(shared, next);

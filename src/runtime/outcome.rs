@@ -98,18 +98,11 @@ pub fn stopped(
     restored: Option<Restoration>,
 ) -> RunResult {
     let output = merge(streamed);
-    let text_of = |stream: StreamName| -> String {
-        output
-            .iter()
-            .filter(|c| c.stream == stream)
-            .map(|c| c.text.as_str())
-            .collect()
-    };
-    let kept: usize = output.iter().map(|c| c.text.len()).sum();
+    let kept: usize = output.iter().map(|c| c.text.utf8_len()).sum();
     RunResult {
         status: reason.status(),
-        stdout: text_of(StreamName::Stdout),
-        stderr: text_of(StreamName::Stderr),
+        stdout: OutputChunk::text_of(&output, StreamName::Stdout),
+        stderr: OutputChunk::text_of(&output, StreamName::Stderr),
         output,
         value: None,
         displays: Vec::new(),

@@ -11,6 +11,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::tool_host::ToolHost;
+use crate::bulk::to_js;
 use crate::mcp::content::call_result;
 use crate::mcp::ToolOutcome;
 use crate::tools::{Tool, ToolCall};
@@ -68,9 +69,9 @@ pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
     let tools = to_js(&Value::Array(Tool::ALL.map(Tool::descriptor).to_vec()));
     let execute = Closure::<dyn Fn(String, JsValue) -> js_sys::Promise>::new(
         move |name: String, args: JsValue| {
-            wasm_bindgen_futures::future_to_promise(async move {
-                Ok(to_js(&call(host, &name, args).await))
-            })
+            wasm_bindgen_futures::future_to_promise(
+                async move { Ok(call(host, &name, args).await) },
+            )
         },
     );
     let registered = register_web_mcp(&tools, execute.as_ref().unchecked_ref());
@@ -102,7 +103,7 @@ pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
 }
 
 /// Carries out one call from an agent; the answer is an MCP `CallToolResult`.
-async fn call(host: ToolHost, name: &str, args: JsValue) -> Value {
+async fn call(host: ToolHost, name: &str, args: JsValue) -> JsValue {
     let outcome = match serde_wasm_bindgen::from_value(args)
         .map_err(|e| format!("the arguments are not JSON: {e}"))
         .and_then(|args| ToolCall::parse(name, args).map_err(|e| e.to_string()))
@@ -110,7 +111,7 @@ async fn call(host: ToolHost, name: &str, args: JsValue) -> Value {
         Ok(call) => host.start(call, |_| {}).1.await,
         Err(why) => ToolOutcome::Failed(why),
     };
-    call_result(&outcome)
+    to_js(&call_result(&outcome))
 }
 
 /// `?relay` -> the default port, `?relay=9400` -> 9400, else none.
@@ -123,9 +124,4 @@ fn relay_port() -> Option<u16> {
         warn!("sandpit: ?relay={value} is not a port number; not connecting");
         None
     })
-}
-
-fn to_js(value: &Value) -> JsValue {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    serde::Serialize::serialize(value, &serializer).unwrap_or(JsValue::NULL)
 }

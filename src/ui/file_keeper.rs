@@ -156,7 +156,7 @@ impl FileKeeper {
             let kept = match write.source {
                 Source::Content(content) => Kept::Content(content),
                 Source::Python => match self.read_from_python(&plan.session, &write.path).await {
-                    Ok(content) => Kept::Content(content),
+                    Ok(content) => Kept::Content(content.into()),
                     Err(message) => Kept::Refused(Refusal::Failed { message }),
                 },
                 Source::Refused(refusal) => Kept::Refused(refusal),

@@ -21,43 +21,49 @@ pub fn launch(
     request: RunRequest,
     observe: impl Fn(&RunEvent) + 'static,
 ) -> (RunEntry, impl Future<Output = ()>) {
-    let live = RwSignal::new(Vec::new());
-    let phase = RwSignal::new(RunPhase::Queued);
-    let buffer = LiveBuffer::new(live);
-    let on_event = move |event: RunEvent| {
-        observe(&event);
-        match event {
-            RunEvent::Packages {
-                packages,
-                loaded,
-                total,
-            } => phase.set(RunPhase::LoadingPackages {
-                packages,
-                loaded,
-                total,
-            }),
-            RunEvent::Started => phase.set(RunPhase::Running {
-                started_ms: now_ms(),
-            }),
-            RunEvent::Output(chunk) => buffer.push(chunk),
-        }
-    };
-    let code = StoredValue::new(request.code.clone());
-    let session = StoredValue::new(request.session.clone());
-    let inputs = StoredValue::new(request.files.iter().map(|f| f.path.clone()).collect());
-    let (id, pending) = runtime.with_value(|runtime| runtime.run(request, on_event));
-    let entry = RunEntry {
-        seq: runs.with_untracked(|runs| runs.last().map_or(0, |last| last.seq + 1)),
-        id,
-        code,
-        session,
-        inputs,
-        phase,
-        live,
-        earlier: false,
-    };
+    let owner = Owner::new();
+    let (entry, buffer, pending) = owner.with(|| {
+        let live = RwSignal::new(Vec::new());
+        let phase = RwSignal::new(RunPhase::Queued);
+        let buffer = LiveBuffer::new(live);
+        let on_event = move |event: RunEvent| {
+            observe(&event);
+            match event {
+                RunEvent::Packages {
+                    packages,
+                    loaded,
+                    total,
+                } => phase.set(RunPhase::LoadingPackages {
+                    packages,
+                    loaded,
+                    total,
+                }),
+                RunEvent::Started => phase.set(RunPhase::Running {
+                    started_ms: now_ms(),
+                }),
+                RunEvent::Output(chunk) => buffer.push(chunk),
+            }
+        };
+        let code = StoredValue::new(request.code.clone());
+        let session = StoredValue::new(request.session.clone());
+        let inputs = StoredValue::new(request.files.iter().map(|f| f.path.clone()).collect());
+        let (id, pending) = runtime.with_value(|runtime| runtime.run(request, on_event));
+        let entry = RunEntry {
+            seq: runs.with_untracked(|runs| runs.last().map_or(0, |last| last.seq + 1)),
+            id,
+            code,
+            session,
+            inputs,
+            phase,
+            live,
+            earlier: false,
+            owner: owner.clone(),
+        };
+        (entry, buffer, pending)
+    });
+    let phase = entry.phase;
     runs.update(|runs| {
-        runs.push(entry);
+        runs.push(entry.clone());
         forget_oldest(runs);
     });
     let finished = async move {

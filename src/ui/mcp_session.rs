@@ -7,17 +7,38 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use leptos::task::spawn_local;
+use serde::Serialize;
 use serde_json::{json, Value};
+use wasm_bindgen::JsValue;
 
 use super::tool_host::ToolHost;
+use crate::bulk::{to_js, Text};
 use crate::format;
 use crate::mcp::server::notification_message;
 use crate::mcp::{Reply, Server};
 use crate::protocol::{RunId, StreamName};
 use crate::runtime::RunEvent;
 
-/// Where a session's messages go.
-pub type Send = Rc<dyn Fn(Value)>;
+/// Where a session's messages go, as JS data: a tool result's [`Text`]
+/// goes out as it is, without a copy in wasm memory.
+pub type Send = Rc<dyn Fn(JsValue)>;
+
+/// The `data` of a `notifications/message` that carries output as it is written.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OutputData<'a> {
+    request_id: &'a Value,
+    stream: &'a str,
+    text: &'a Text,
+}
+
+/// The parameters of a `notifications/message`.
+#[derive(Serialize)]
+struct LogParams<'a> {
+    level: &'a str,
+    logger: &'a str,
+    data: OutputData<'a>,
+}
 
 /// A connected MCP client.
 #[derive(Clone)]
@@ -44,7 +65,11 @@ impl McpSession {
     pub fn receive(&self, message: &Value) {
         let reply = self.server.borrow_mut().handle(message);
         match reply {
-            Reply::Send(message) => (self.send)(message),
+            Reply::Send(message) => (self.send)(to_js(&message)),
+            Reply::Answer { id, outcome } => {
+                let response = self.server.borrow_mut().tool_response(&id, &outcome);
+                (self.send)(to_js(&response));
+            }
             Reply::Nothing => {}
             Reply::Cancel(request) => {
                 let run = self.running.borrow_mut().remove(&request.to_string());
@@ -67,7 +92,12 @@ impl McpSession {
                 let send = self.send.clone();
                 let read = self.host.read_file(&session, &path);
                 spawn_local(async move {
-                    send(Server::resource_response(&id, &uri, &path, read.await));
+                    send(to_js(&Server::resource_response(
+                        &id,
+                        &uri,
+                        &path,
+                        read.await,
+                    )));
                 });
             }
         }
@@ -91,12 +121,19 @@ impl McpSession {
                         StreamName::Stdout => "stdout",
                         StreamName::Stderr => "stderr",
                     };
-                    send(notification_message(
+                    let params = LogParams {
+                        level: "info",
+                        logger,
+                        data: OutputData {
+                            request_id: &request_id,
+                            stream: logger,
+                            text: &chunk.text,
+                        },
+                    };
+                    send(to_js(&notification_message(
                         "notifications/message",
-                        json!({"level": "info", "logger": logger, "data": {
-                            "requestId": request_id, "stream": logger, "text": chunk.text,
-                        }}),
-                    ));
+                        params,
+                    )));
                     return;
                 }
                 RunEvent::Started => "running".to_owned(),
@@ -114,10 +151,10 @@ impl McpSession {
             if let Some(token) = &progress_token {
                 *steps.borrow_mut() += 1;
                 let progress = *steps.borrow();
-                send(notification_message(
+                send(to_js(&notification_message(
                     "notifications/progress",
                     json!({"progressToken": token, "progress": progress, "message": message}),
-                ));
+                )));
             }
         };
         let (run, outcome) = self.host.start(call, on_event);
@@ -130,7 +167,7 @@ impl McpSession {
             let outcome = outcome.await;
             this.running.borrow_mut().remove(&key);
             let response = this.server.borrow_mut().tool_response(&id, &outcome);
-            (this.send)(response);
+            (this.send)(to_js(&response));
         });
     }
 }

@@ -80,7 +80,13 @@ impl RunPhase {
 }
 
 /// One submitted run as the page shows it.
-#[derive(Debug, Clone, Copy)]
+///
+/// Its signals belong to its own [`Owner`], and are freed when the last
+/// copy of the entry is dropped: once it has left the run list and whoever
+/// waited for its result is done. Owned by the page instead, every result
+/// ever shown would stay in memory for the life of the page, whatever the
+/// list keeps.
+#[derive(Debug, Clone)]
 pub struct RunEntry {
     /// Position in submission order, used as the list key.
     pub seq: usize,
@@ -99,6 +105,8 @@ pub struct RunEntry {
     pub live: RwSignal<Vec<OutputChunk>>,
     /// Restored from an earlier visit: its session's Python state is gone.
     pub earlier: bool,
+    /// Owns the signals above.
+    pub owner: Owner,
 }
 
 /// Output streamed by a running run, drawn at most once per animation frame:

@@ -20,6 +20,7 @@ use web_sys::{MessageEvent, Window};
 
 use super::mcp_session::McpSession;
 use super::tool_host::ToolHost;
+use crate::bulk::to_js;
 use crate::mcp::server;
 
 const CHANNEL: &str = "mcp-iframe";
@@ -86,7 +87,7 @@ pub fn serve(
             };
             let origin = event.origin();
             if payload == json!(CHECK_READY) {
-                post(&parent, &origin, &json!(SERVER_READY));
+                post(&parent, &origin, to_js(&SERVER_READY));
                 return;
             }
             if !policy.allows(&origin) {
@@ -99,7 +100,7 @@ pub fn serve(
                         "Sandpit refuses requests from {origin}: this deployment lets only the \
                          pages listed in embed.allow (sandpit.config.json) drive its widget"
                     );
-                    post(&parent, &origin, &server::error(id, REFUSED, &why));
+                    post(&parent, &origin, to_js(&server::error(id, REFUSED, &why)));
                 }
                 return;
             }
@@ -111,7 +112,7 @@ pub fn serve(
         .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
         .expect("a window takes message listeners");
     // Announced to any origin, as the iframe transport does: it reveals nothing.
-    post(&parent, "*", &json!(SERVER_READY));
+    post(&parent, "*", to_js(&SERVER_READY));
     Some(Serving {
         on_message,
         resize: watch_height(parent, client),
@@ -134,7 +135,7 @@ fn connect(
     let (parent, target) = (parent.clone(), origin.to_owned());
     let session = McpSession::new(
         host,
-        Rc::new(move |message| post(&parent, &target, &message)),
+        Rc::new(move |message| post(&parent, &target, message)),
     );
     *slot = Some((origin.to_owned(), session.clone()));
     session
@@ -157,7 +158,7 @@ fn watch_height(
             *last.borrow_mut() = height;
             let message =
                 json!({"channel": CHANNEL, "type": "sandpit", "event": "resize", "height": height});
-            post_raw(&parent, &origin, &message);
+            post_raw(&parent, &origin, &to_js(&message));
         }
     });
     let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
@@ -177,17 +178,31 @@ fn envelope_payload(event: &MessageEvent) -> Option<Value> {
     ours.then(|| data.get("payload").cloned()).flatten()
 }
 
-fn post(parent: &Window, origin: &str, payload: &Value) {
-    let message = json!({"channel": CHANNEL, "type": "mcp", "direction": "server-to-client", "payload": payload});
-    post_raw(parent, origin, &message);
+/// The transport's envelope around a message from the server.
+#[derive(serde::Serialize)]
+struct Envelope {
+    channel: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    direction: &'static str,
+    /// Already JS data: a tool result's text goes out as it is.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    payload: JsValue,
 }
 
-fn post_raw(parent: &Window, origin: &str, message: &Value) {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    if let Ok(value) = serde::Serialize::serialize(message, &serializer) {
-        // A parent that navigated away makes this fail: nobody is listening.
-        let _ = parent.post_message(&value, origin);
-    }
+fn post(parent: &Window, origin: &str, payload: JsValue) {
+    let envelope = Envelope {
+        channel: CHANNEL,
+        kind: "mcp",
+        direction: "server-to-client",
+        payload,
+    };
+    post_raw(parent, origin, &to_js(&envelope));
+}
+
+fn post_raw(parent: &Window, origin: &str, message: &JsValue) {
+    // A parent that navigated away makes this fail: nobody is listening.
+    let _ = parent.post_message(message, origin);
 }
 
 fn same(a: &JsValue, b: &JsValue) -> bool {

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::bulk::Text;
 use crate::protocol::MimeBundle;
 
 /// Put in front of every HTML output: the frame may run its own inline
@@ -15,8 +16,10 @@ font-src data:; media-src data: blob:\">";
 /// One display output, in its richest safe form.
 #[component]
 pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
+    // Built as JS strings and set as properties: a figure or a page of HTML
+    // never passes through wasm memory on its way to the DOM.
     if let Some(html) = bundle.html {
-        let document = format!("{HTML_OUTPUT_CSP}{html}");
+        let document = Text::from(HTML_OUTPUT_CSP).concat(&html);
         // No allow-same-origin: the frame gets an opaque origin and cannot
         // reach the page, its storage or its worker; no top navigation either.
         return view! {
@@ -25,7 +28,7 @@ pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
                 data-testid="display"
                 data-mime="text/html"
                 sandbox="allow-scripts"
-                srcdoc=document
+                prop:srcdoc=document.to_js()
                 title="HTML output"
             ></iframe>
         }
@@ -33,32 +36,27 @@ pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
     }
     if let Some(svg) = bundle.svg {
         // As an <img>, SVG cannot run scripts.
-        let src = format!(
-            "data:image/svg+xml;charset=utf-8,{}",
-            js_sys::encode_uri_component(&svg)
-        );
+        let encoded = Text::from(svg.with_str(js_sys::encode_uri_component));
+        let src = Text::from("data:image/svg+xml;charset=utf-8,").concat(&encoded);
         return view! {
-            <img class="display" data-testid="display" data-mime="image/svg+xml" src=src alt="SVG output" />
+            <img class="display" data-testid="display" data-mime="image/svg+xml" prop:src=src.to_js() alt="SVG output" />
         }
         .into_any();
     }
     if let Some(png) = bundle.png {
-        let src = format!("data:image/png;base64,{png}");
+        let src = Text::from("data:image/png;base64,").concat(&png);
         return view! {
-            <img class="display" data-testid="display" data-mime="image/png" src=src alt="PNG output" />
+            <img class="display" data-testid="display" data-mime="image/png" prop:src=src.to_js() alt="PNG output" />
         }
         .into_any();
     }
     let (mime, text) = if let Some(markdown) = bundle.markdown {
         ("text/markdown", markdown)
     } else if let Some(json) = bundle.json {
-        (
-            "application/json",
-            serde_json::to_string_pretty(&json).unwrap_or_default(),
-        )
+        ("application/json", json.pretty())
     } else {
         ("text/plain", bundle.text)
     };
-    view! { <pre class="display display-text" data-testid="display" data-mime=mime>{text}</pre> }
+    view! { <pre class="display display-text" data-testid="display" data-mime=mime prop:textContent=text.to_js()></pre> }
         .into_any()
 }

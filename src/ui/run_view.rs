@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use super::download;
 use super::rich::RichOutput;
 use super::{RunEntry, RunPhase, SharedRuntime};
+use crate::bulk::{self, Text};
 use crate::format;
 use crate::protocol::{
     Artifact, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
@@ -16,6 +17,11 @@ use crate::protocol::{
 /// A submitted run in any phase.
 #[component]
 pub fn RunView(entry: RunEntry) -> impl IntoView {
+    // The view keeps its entry, and so the entry's signals, until it is
+    // removed: an entry can leave the run list in the very turn its phase
+    // changes, and the updates already scheduled for this view still read it.
+    let kept = entry.clone();
+    on_cleanup(move || drop(kept));
     // Read in place: a finished phase holds the whole result.
     let error_line = move || {
         entry.phase.with(|phase| match phase {
@@ -121,9 +127,9 @@ fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
                             StreamName::Stdout => "stdout",
                             StreamName::Stderr => "stderr",
                         };
-                        // A property, not a text child: the page keeps the text in the
-                        // DOM only, not a second copy in the app's memory for diffing.
-                        view! { <span class=class data-testid=class prop:textContent=chunk.text></span> }
+                        // A property set from the JS string itself: the text goes from
+                        // the worker's message to the DOM without entering wasm memory.
+                        view! { <span class=class data-testid=class prop:textContent=chunk.text.to_js()></span> }
                     })
                     .collect_view()}
             </pre>
@@ -138,13 +144,13 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
     // Written out only when opened: a long history would otherwise hold every result twice.
     let as_json = move || {
         phase.with_untracked(|phase| match phase {
-            RunPhase::Finished(result) => serde_json::to_string_pretty(result).unwrap_or_default(),
-            _ => String::new(),
+            RunPhase::Finished(result) => bulk::pretty_json(result),
+            _ => Text::default(),
         })
     };
     let json_open = RwSignal::new(false);
-    let kept: usize = result.output.iter().map(|c| c.text.len()).sum();
     let truncated = result.truncated.output.then(|| {
+        let kept: usize = result.output.iter().map(|c| c.text.utf8_len()).sum();
         view! {
             <div class="truncated" data-testid="truncated">
                 {format!(
@@ -159,7 +165,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         view! {
             <pre class="value" data-testid="value">
                 <span class="value-marker">"→ "</span>
-                {value.repr}
+                <span prop:textContent=value.repr.to_js()></span>
             </pre>
         }
     });
@@ -206,9 +212,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         <details class="result-json" on:toggle=move |event| json_open.set(details_open(&event))>
             <summary data-testid="result-json-toggle">"Result as JSON"</summary>
             <Show when=move || json_open.get()>
-                <pre data-testid="result-json">
-                    {as_json}
-                </pre>
+                <pre data-testid="result-json" prop:textContent=move || as_json().to_js()></pre>
             </Show>
         </details>
     }
@@ -235,10 +239,10 @@ fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
     match artifact.content_base64 {
         Some(content) => {
             let file_name = download::file_name(&artifact.path).to_owned();
-            let href = format!("data:{};base64,{content}", artifact.mime);
+            let href = Text::from(format!("data:{};base64,", artifact.mime)).concat(&content);
             view! {
                 <li data-testid="artifact" data-path=artifact.path.clone()>
-                    <a href=href download=file_name>{label}</a>
+                    <a prop:href=href.to_js() download=file_name>{label}</a>
                 </li>
             }
             .into_any()

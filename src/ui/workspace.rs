@@ -203,7 +203,8 @@ impl Persistence {
 
 /// A run from an earlier visit, shown as it ended.
 fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
-    RunEntry {
+    let owner = Owner::new();
+    owner.with(|| RunEntry {
         seq,
         id: RunId::default(),
         code: StoredValue::new(run.code),
@@ -215,7 +216,8 @@ fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
         }),
         live: RwSignal::new(Vec::new()),
         earlier: true,
-    }
+        owner: owner.clone(),
+    })
 }
 
 /// "Saved", "Saving…" or why the work is not being saved.
