@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
 
 import { startCanary } from "./canary.mjs";
-import { startApp } from "./harness.mjs";
+import { reachableNamesCode, startApp } from "./harness.mjs";
 
 let canary;
 let app;
@@ -201,18 +201,7 @@ describe("storage", () => {
 
   test("walking every prototype of the global finds no storage API", async () => {
     const result = await attempt(
-      [
-        "import js",
-        "from pyodide.ffi import jsnull",
-        "found = []",
-        "for root in (js.self, js.navigator):",
-        "    o = root",
-        "    while o is not None and o is not jsnull:",
-        "        names = set(js.Object.getOwnPropertyNames(o))",
-        "        found += sorted(names & {'indexedDB', 'caches', 'storage', 'postMessage', 'Worker'})",
-        "        o = js.Object.getPrototypeOf(o)",
-        "found",
-      ].join("\n"),
+      reachableNamesCode(["indexedDB", "caches", "storage", "postMessage", "Worker"]),
     );
     assert.equal(result.status, "ok");
     assert.deepEqual(result.value.json, []);

@@ -23,6 +23,26 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The built bundle the tests serve. */
 export const DIST = join(ROOT, "dist");
 
+/**
+ * Python that walks the prototype chains of the worker's global and its
+ * navigator and evaluates to the sorted list of `names` found on any of them:
+ * a name removed from one object but left on a prototype is still reachable.
+ */
+export function reachableNamesCode(names) {
+  const wanted = names.map((name) => `'${name}'`).join(", ");
+  return [
+    "import js",
+    "from pyodide.ffi import jsnull",
+    "found = []",
+    "for root in (js.self, js.navigator):",
+    "    o = root",
+    "    while o is not None and o is not jsnull:",
+    `        found += sorted(set(js.Object.getOwnPropertyNames(o)) & {${wanted}})`,
+    "        o = js.Object.getPrototypeOf(o)",
+    "found",
+  ].join("\n");
+}
+
 /** How long Python may take to load in a test (cold wasm compile on a busy 2-core machine). */
 export const READY_TIMEOUT_MS = 60_000;
 /** How long one run may take in a test. */

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
 import { SNAPSHOT_CACHE, SNAPSHOT_ENTRY } from "../../pyodide-loader/snapshot.mjs";
-import { startApp } from "./harness.mjs";
+import { reachableNamesCode, startApp } from "./harness.mjs";
 
 /** The snapshot's entry relative to the page: the app serves Pyodide from `pyodide/`. */
 const ENTRY = `pyodide/${SNAPSHOT_ENTRY}`;
@@ -97,6 +97,19 @@ function tamperSnapshot(sandpit, edit) {
   );
 }
 
+/**
+ * Waits for the stored snapshot, tampers with it (`edit`, as in
+ * tamperSnapshot), reloads, and says how the new start used it.
+ */
+async function startWithTampered(sandpit, edit) {
+  await waitStored(sandpit);
+  await tamperSnapshot(sandpit, edit);
+  await sandpit.assertHealthy();
+  await sandpit.reload();
+  await sandpit.waitReady();
+  return snapshotUse(sandpit);
+}
+
 describe("the start-up snapshot", () => {
   test("a return visit restores Python from the snapshot the first visit stored, and its sessions start clean", async () => {
     const sandpit = await openApp();
@@ -145,17 +158,7 @@ describe("the start-up snapshot", () => {
 
     // Python in a restored worker cannot reach the snapshot's storage by any name.
     const reach = await sandpit.run(
-      [
-        "import js",
-        "from pyodide.ffi import jsnull",
-        "found = []",
-        "for root in (js.self, js.navigator):",
-        "    o = root",
-        "    while o is not None and o is not jsnull:",
-        "        found += sorted(set(js.Object.getOwnPropertyNames(o)) & {'caches', 'indexedDB', 'storage'})",
-        "        o = js.Object.getPrototypeOf(o)",
-        "found",
-      ].join("\n"),
+      reachableNamesCode(["caches", "indexedDB", "storage"]),
     );
     assert.equal(reach.value, "[]", JSON.stringify(reach.json?.error));
     const overwrite = await sandpit.run(`import js\nawait js.caches.open("${SNAPSHOT_CACHE}")`);
@@ -200,36 +203,21 @@ describe("the start-up snapshot", () => {
 
   test("a snapshot of another deployment, of another Pyodide build, or holding JS objects is not restored", async () => {
     const sandpit = await openApp();
-    await waitStored(sandpit);
-    await tamperSnapshot(sandpit, "key");
-    await sandpit.assertHealthy();
-    await sandpit.reload();
-    await sandpit.waitReady();
-    const otherDeployment = await snapshotUse(sandpit);
+    const otherDeployment = await startWithTampered(sandpit, "key");
     assert.equal(otherDeployment.status, "rejected");
     assert.match(otherDeployment.title, /made for another build of the app/);
     assert.equal((await sandpit.run("print(1)")).phase, "ok");
 
     // Right key and sha256, but Pyodide's own build id differs: Pyodide
     // refuses it after compiling, and the worker starts from scratch.
-    await waitStored(sandpit);
-    await tamperSnapshot(sandpit, "build");
-    await sandpit.assertHealthy();
-    await sandpit.reload();
-    await sandpit.waitReady();
-    const otherPyodide = await snapshotUse(sandpit);
+    const otherPyodide = await startWithTampered(sandpit, "build");
     assert.equal(otherPyodide.status, "rejected");
     assert.match(otherPyodide.title, /Pyodide could not restore it: Snapshot build id mismatch/);
     assert.equal((await sandpit.run("1 + 1")).value, "2");
 
     // Intact and of this build, but it names a JS object (Cache Storage) for
     // Python to hold: restoring would hand it over before the lockdown.
-    await waitStored(sandpit);
-    await tamperSnapshot(sandpit, "js");
-    await sandpit.assertHealthy();
-    await sandpit.reload();
-    await sandpit.waitReady();
-    const holdsJs = await snapshotUse(sandpit);
+    const holdsJs = await startWithTampered(sandpit, "js");
     assert.equal(holdsJs.status, "rejected");
     assert.match(holdsJs.title, /holds JS objects/);
     assert.equal((await sandpit.run("import js\nhasattr(js, 'caches')")).value, "False");
