@@ -380,11 +380,6 @@ class _Capture:
         return [{"stream": stream, "text": "".join(pieces)} for stream, pieces in self._chunks]
 
 
-def _text_of(output: list[dict], stream: str) -> str:
-    """All that ``stream`` wrote, from the output in write order."""
-    return "".join(chunk["text"] for chunk in output if chunk["stream"] == stream)
-
-
 def _append(runs: list, stream: str, text: str) -> None:
     """Adds ``text`` to the last run of pieces if it is of ``stream``, else starts a run."""
     if runs and runs[-1][0] == stream:
@@ -761,8 +756,10 @@ class _Job:
         return json.dumps(
             {
                 "status": self.status,
-                "stdout": _text_of(output, "stdout"),
-                "stderr": _text_of(output, "stderr"),
+                # The host joins these from `output` (RunResult::share_output):
+                # sending them too would carry every byte of output twice.
+                "stdout": "",
+                "stderr": "",
                 "output": output,
                 "value": self.value,
                 "displays": self.displays.bundles,

@@ -441,12 +441,15 @@ async function run(id, request) {
   try {
     const fromImports = mayNeedPackages(request.code);
     let failures = {};
+    // The run's timeout started when the host sent it; downloads stop it
+    // until `started`. A run that loads nothing sends neither message.
     if (fromImports || request.packages.length > 0) {
+      post({ type: "loading_packages", id });
       failures = await loadPackages(id, request, fromImports);
       // Downloads the CSP refused are reported as tasks: let them arrive.
       await settle();
+      post({ type: "started", id });
     }
-    post({ type: "started", id });
     // Without an interrupt buffer a stuck run is stopped by terminating this
     // worker, so output is sent line by line: nothing printed is lost.
     // The runner returns its result as JSON text: one conversion, no PyProxy

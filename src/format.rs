@@ -42,6 +42,20 @@ pub fn loading(stage: LoadStage, loaded: u64, total: Option<u64>) -> String {
     }
 }
 
+/// A run's package download, e.g. `"Loading tabulate: 12.0 KB of 40.0 KB"`;
+/// before the first byte names no package yet: `"Loading packages"`.
+pub fn package_progress(packages: &[String], loaded: u64, total: u64) -> String {
+    if packages.is_empty() {
+        return "Loading packages".to_owned();
+    }
+    format!(
+        "Loading {}: {} of {}",
+        packages.join(", "),
+        bytes(loaded),
+        bytes(total)
+    )
+}
+
 /// How Python started, for the status line's tooltip.
 pub fn snapshot_use(snapshot: &SnapshotUse) -> String {
     match snapshot {
@@ -125,6 +139,16 @@ mod tests {
         assert_eq!(
             loading(LoadStage::Runner, 1, Some(1)),
             "Installing the runner"
+        );
+    }
+
+    #[test]
+    fn package_progress_names_packages_once_known() {
+        assert_eq!(package_progress(&[], 0, 0), "Loading packages");
+        let names = ["tabulate".to_owned(), "six".to_owned()];
+        assert_eq!(
+            package_progress(&names, 12_000, 40_000),
+            "Loading tabulate, six: 12.0 KB of 40.0 KB"
         );
     }
 

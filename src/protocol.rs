@@ -434,9 +434,9 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    /// Makes `stdout` and `stderr` the joined pieces of `output`, which
-    /// holds the same text: a kept result then holds its output once
-    /// (in the browser, a join shares its parts instead of copying them).
+    /// Makes `stdout` and `stderr` the joined pieces of `output`: the worker
+    /// sends them empty, and a kept result then holds its output once (in
+    /// the browser, a join shares its parts instead of copying them).
     pub fn share_output(&mut self) {
         self.stdout = OutputChunk::text_of(&self.output, StreamName::Stdout);
         self.stderr = OutputChunk::text_of(&self.output, StreamName::Stderr);
@@ -717,7 +717,15 @@ pub enum WorkerMessage {
         /// Bytes of the responses seen so far (grows as downloads start).
         total: u64,
     },
-    /// The run's packages are loaded and its code starts now: its timeout starts here.
+    /// The run must load packages before its code starts: its timeout,
+    /// which started when the host sent it, stops until `started`. A run
+    /// that loads nothing sends neither, so most runs cost one message.
+    LoadingPackages {
+        /// The run.
+        id: RunId,
+    },
+    /// Sent after `loading_packages`: the packages are in and the code
+    /// starts now, so its timeout starts again, in full.
     Started {
         /// The run.
         id: RunId,
@@ -754,7 +762,9 @@ pub enum WorkerMessage {
     Done {
         /// The run.
         id: RunId,
-        /// Its result (boxed: it dwarfs the other messages).
+        /// Its result (boxed: it dwarfs the other messages), with `stdout`
+        /// and `stderr` empty: the output travels once, in `output`, and the
+        /// host joins them from it.
         result: Box<RunResult>,
     },
 }

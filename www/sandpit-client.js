@@ -91,7 +91,7 @@ export class Sandpit {
    *
    * Options: `session`, `timeoutSeconds`, `files` (`[{path, text}]` or
    * `[{path, content_base64}]`), `packages`, and callbacks `onStdout(text)`,
-   * `onStderr(text)`, `onStatus(message)` (e.g. "running", "loading packages ...").
+   * `onStderr(text)`, `onStatus(message)` (e.g. "running", "Loading tabulate: 12.0 KB of 40.0 KB").
    */
   async run(code, options = {}) {
     const { session, timeoutSeconds, files, packages, onStdout, onStderr, onStatus } = options;

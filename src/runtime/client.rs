@@ -73,7 +73,7 @@ pub enum RunEvent {
         /// Bytes of the downloads seen so far.
         total: u64,
     },
-    /// The run's code is executing now; its timeout runs from here.
+    /// The run is in Python's hands (again, after loading packages); its timeout runs from here.
     Started,
     /// The run wrote output.
     Output(OutputChunk),
@@ -458,11 +458,15 @@ fn dispatch(shared: &Rc<RefCell<Shared>>, next: Option<HostMessage>) {
     if let Err(error) = posted {
         console_error!("sandpit: {error}");
         restart(shared, StopReason::Crashed(error.to_string()));
+    } else if let HostMessage::Run { id, .. } = message {
+        // Python takes a run as soon as it arrives; only loading packages
+        // (`loading_packages` to `started`) stops the clock.
+        start_clock(shared, id);
     }
 }
 
-/// The run's packages are loaded and its code starts: start its clock.
-fn on_started(shared: &Rc<RefCell<Shared>>, id: RunId) {
+/// Run `id` is in Python's hands: its timeout starts (again) in full.
+fn start_clock(shared: &Rc<RefCell<Shared>>, id: RunId) {
     let (timeout_ms, this) = {
         let state = shared.borrow();
         if state.scheduler.in_flight() != Some(id) {
@@ -775,7 +779,24 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
                 total,
             },
         ),
-        WorkerMessage::Started { id } => on_started(shared, id),
+        WorkerMessage::LoadingPackages { id } => {
+            {
+                // Once the run is being stopped, the timer is the interrupt's
+                // grace period, which must keep running.
+                let mut state = shared.borrow_mut();
+                if state.scheduler.in_flight() == Some(id) && state.interrupting != Some(id) {
+                    state.timer = None;
+                }
+            }
+            // Which packages is known once their downloads start.
+            let packages = RunEvent::Packages {
+                packages: Vec::new(),
+                loaded: 0,
+                total: 0,
+            };
+            notify(shared, id, packages);
+        }
+        WorkerMessage::Started { id } => start_clock(shared, id),
         WorkerMessage::Stream { id, chunk } => {
             if let Some(run) = shared.borrow_mut().runs.get_mut(&id) {
                 run.streamed.push(chunk.clone());
@@ -839,8 +860,7 @@ fn on_done(shared: &Rc<RefCell<Shared>>, id: RunId, result: Box<RunResult>) {
             (Some(reason), RunStatus::Cancelled) => outcome::interrupted(*result, reason),
             _ => outcome::with_network_hint(*result),
         };
-        // The message carried the output twice (stdout and stderr besides
-        // `output`); whoever keeps the result keeps it once.
+        // The worker sent stdout and stderr empty: they are `output`, joined.
         result.share_output();
         let _ = run.done.send(Ok(Box::new(result)));
     }

@@ -141,12 +141,7 @@ impl McpSession {
                     packages,
                     loaded,
                     total,
-                } => format!(
-                    "loading packages {}: {} of {}",
-                    packages.join(", "),
-                    format::bytes(*loaded),
-                    format::bytes(*total)
-                ),
+                } => format::package_progress(packages, *loaded, *total),
             };
             if let Some(token) = &progress_token {
                 *steps.borrow_mut() += 1;

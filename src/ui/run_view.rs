@@ -55,12 +55,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
             total,
         } => view! {
             <div class="run-note" data-testid="packages">
-                {format!(
-                    "Loading {}: {} of {}",
-                    packages.join(", "),
-                    format::bytes(loaded),
-                    format::bytes(total)
-                )}
+                {format::package_progress(&packages, loaded, total)}
                 <progress max=total as f64 value=loaded as f64></progress>
             </div>
         }

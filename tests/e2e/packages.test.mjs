@@ -32,15 +32,31 @@ describe("packages", () => {
   });
 
   test("package loading reports progress in bytes, and the names being loaded", async () => {
-    const before = (await sandpit.assertHealthy()).length;
-    assert.ok(before >= 0);
+    await sandpit.assertHealthy();
     await sandpit.run("import tabulate\ntabulate.tabulate([[1, 2]])");
-    const messages = await sandpit.page.evaluate(() => window.__sandpitMessages);
-    const progress = messages.filter((m) => m.data?.type === "package_progress").map((m) => m.data);
+    const messages = (await sandpit.assertHealthy()).filter((m) => m.from === "worker").map((m) => m.data);
+    const progress = messages.filter((m) => m.type === "package_progress");
     assert.ok(progress.length >= 1, "progress was reported");
     const last = progress.at(-1);
     assert.ok(last.packages.includes("tabulate"), JSON.stringify(last.packages));
     assert.ok(last.loaded > 10_000 && last.loaded === last.total, `${last.loaded} of ${last.total}`);
+    // The clock stops while packages load: the worker says when that starts and ends.
+    const order = messages.map((m) => m.type).filter((type) => type !== "stream");
+    assert.deepEqual(
+      [order[0], order.at(-2), order.at(-1)],
+      ["loading_packages", "started", "done"],
+      order.join(", "),
+    );
+  });
+
+  test("a run that loads no package gets one message back: its result", async () => {
+    await sandpit.assertHealthy();
+    assert.equal((await sandpit.run("import json\n1 + 1")).value, "2");
+    const messages = await sandpit.assertHealthy();
+    assert.deepEqual(
+      messages.map((m) => `${m.from} ${m.data.type}`),
+      ["host run", "worker done"],
+    );
   });
 
   test("imports of submodules load the top-level package", async () => {
