@@ -35,7 +35,7 @@ use launch::launch;
 use run_view::RunView;
 use sessions::SessionBar;
 use settings::Settings;
-use status_line::StatusLine;
+use status_line::{Activity, StatusLine};
 use tool_host::ToolHost;
 use update::{watch_pwa, InstallButton, UpdatePrompt};
 use workspace::{PageState, Persistence, SaveState};
@@ -274,9 +274,8 @@ pub fn App() -> impl IntoView {
             runtime.with_value(|runtime| runtime.cancel(id));
         }
     };
-    let can_stop = Signal::derive(move || {
-        runs.with(|runs| runs.iter().any(|e| e.phase.with(RunPhase::is_active)))
-    });
+    let activity = Activity::watch(runs);
+    let can_stop = Signal::derive(move || activity.with(|a| a.active));
 
     view! {
         <main class="app">
@@ -316,7 +315,7 @@ pub fn App() -> impl IntoView {
                 </Show>
                 <FilesPanel attached files session />
                 <SaveState persistence />
-                <StatusLine status runs />
+                <StatusLine status activity />
                 <RunList runs />
             </Show>
         </main>

@@ -361,7 +361,7 @@ export class SandpitPage {
         errorType: text("error-type"),
         errorMessage: text("error-message"),
         errorLine: entry.querySelector('[data-testid="error-line"]')?.dataset.line ?? null,
-        highlightedLine: entry.querySelector(".code-line.error-line")?.dataset.line ?? null,
+        highlightedLine: entry.querySelector('[data-testid="code-listing"]')?.dataset.errorLine ?? null,
         truncated: text("truncated"),
         failure: text("failure"),
         hint: entry.querySelector('[data-testid="hint"]')?.dataset.code ?? null,
