@@ -87,6 +87,15 @@ describe("running Python from the page", () => {
     assert.equal(result.value, "'awaited'");
   });
 
+  test("output is shown while the run is still running", async () => {
+    const index = await sandpit.submit('import time\nfor i in range(600):\n    print(f"tick {i}")\n    time.sleep(0.1)');
+    const entry = sandpit.page.getByTestId("run-entry").nth(index);
+    await entry.getByTestId("stdout").filter({ hasText: "tick 1" }).waitFor();
+    assert.equal(await entry.getAttribute("data-phase"), "running");
+    await sandpit.page.getByTestId("stop").click();
+    assert.equal((await sandpit.result(index)).phase, "cancelled");
+  });
+
   test("long output is complete, copyable and findable, though laid out only where in view", async () => {
     const result = await sandpit.run('for i in range(2000):\n    print(f"line {i:04} " + "x" * 90)');
     const expected = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(4, "0")} ${"x".repeat(90)}\n`).join("");
