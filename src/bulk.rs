@@ -92,6 +92,64 @@ impl Text {
         Text(self.0.trim_end_matches('\n').to_owned())
     }
 
+    /// The text cut into pieces of whole lines: each piece but the last ends
+    /// with the first newline at or after `size` units from its start
+    /// (UTF-16 units in the browser, bytes natively), the last is the rest.
+    /// Joined, the pieces are the text; a text of `size` units or fewer, or
+    /// with no newline to cut at, is one piece. In the browser the pieces
+    /// are slices of the JS string: the text never enters wasm memory.
+    pub fn line_pieces(&self, size: usize) -> Vec<Text> {
+        let size = size.max(1);
+        let mut pieces = Vec::new();
+        let mut start = 0;
+        #[cfg(target_arch = "wasm32")]
+        {
+            let length = self.0.length() as usize;
+            while length - start > size {
+                let Ok(end) = usize::try_from(self.0.index_of("\n", (start + size - 1) as i32))
+                else {
+                    break;
+                };
+                pieces.push(Text(self.0.slice(start as u32, end as u32 + 1)));
+                start = end + 1;
+            }
+            if start < length || pieces.is_empty() {
+                pieces.push(Text(self.0.slice(start as u32, length as u32)));
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            while self.0.len() - start > size {
+                let Some(end) = self.0[start + size - 1..].find('\n') else {
+                    break;
+                };
+                let end = start + size - 1 + end;
+                pieces.push(Text(self.0[start..=end].to_owned()));
+                start = end + 1;
+            }
+            if start < self.0.len() || pieces.is_empty() {
+                pieces.push(Text(self.0[start..].to_owned()));
+            }
+        }
+        pieces
+    }
+
+    /// How many newlines the text holds.
+    pub fn newlines(&self) -> usize {
+        #[cfg(target_arch = "wasm32")]
+        return (self.0.split("\n").length() as usize).saturating_sub(1);
+        #[cfg(not(target_arch = "wasm32"))]
+        self.0.matches('\n').count()
+    }
+
+    /// Whether the text ends with a newline.
+    pub fn ends_with_newline(&self) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        return self.0.ends_with("\n", self.0.length() as i32);
+        #[cfg(not(target_arch = "wasm32"))]
+        self.0.ends_with('\n')
+    }
+
     /// The text as a JS value, for a DOM property or a message. Only the
     /// browser has JS values: natively this is never called.
     pub fn to_js(&self) -> JsValue {

@@ -47,8 +47,15 @@ function database() {
   return opened;
 }
 
-/** Runs `body(stores)` in one transaction; resolves with its result once committed. */
-async function transaction(mode, body) {
+/**
+ * Runs `body(stores)` in one transaction; resolves with its result once
+ * committed. Batched writes still waiting go first: transactions on the
+ * same stores run in the order they are created, so nothing overtakes them.
+ * `commit` commits as soon as `body` has made its requests (it must not
+ * make more from their callbacks) instead of when the task ends.
+ */
+async function transaction(mode, body, { commit = false } = {}) {
+  if (batch !== null) writeBatch();
   const db = await database();
   return new Promise((resolve, reject) => {
     const tx = db.transaction(STORES, mode);
@@ -57,8 +64,70 @@ async function transaction(mode, body) {
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error ?? new Error("the transaction was aborted"));
     result = body({ state: tx.objectStore(STATE), runs: tx.objectStore(RUNS), files: tx.objectStore(FILES) });
+    if (commit) tx.commit();
   });
 }
+
+/**
+ * The workspace and finished runs are saved at every change and every run,
+ * which may be many a second (typing; an agent running code in a loop).
+ * They are written together, at most once per BATCH_MS: a transaction costs
+ * the page's main thread about as much as rendering a run. The page can be
+ * left meanwhile, so a batch is also written at once when it is hidden or
+ * unloaded, and before any other transaction.
+ */
+const BATCH_MS = 200;
+/** `{ workspace, runs, keep, settle: [[resolve, reject]] }` waiting to be written, or null. */
+let batch = null;
+
+/** Adds `change` to the next batch; resolves once that batch is committed. */
+function batched(change) {
+  if (batch === null) {
+    batch = { workspace: null, runs: [], keep: Infinity, settle: [], timer: setTimeout(writeBatch, BATCH_MS) };
+  }
+  change(batch);
+  return new Promise((resolve, reject) => batch.settle.push([resolve, reject]));
+}
+
+/**
+ * Writes the waiting batch. `leaving`: the page is being hidden or unloaded,
+ * so the batch is committed at once, and the oldest runs are dropped by the
+ * next batch instead (that takes requests made after the first ones end).
+ */
+function writeBatch({ leaving = false } = {}) {
+  const { workspace, runs: added, keep, settle, timer } = batch;
+  batch = null;
+  clearTimeout(timer);
+  const write = ({ state, runs }) => {
+    if (workspace !== null) state.put(workspace, WORKSPACE_KEY);
+    for (const run of added) runs.add(run);
+    if (added.length === 0 || leaving) return;
+    const count = runs.count();
+    count.onsuccess = () => {
+      let excess = count.result - keep;
+      if (excess <= 0) return;
+      runs.openCursor().onsuccess = (event) => {
+        const cursor = event.target.result;
+        if (!cursor || excess <= 0) return;
+        cursor.delete();
+        excess -= 1;
+        cursor.continue();
+      };
+    };
+  };
+  transaction("readwrite", write, { commit: leaving }).then(
+    () => settle.forEach(([resolve]) => resolve()),
+    (error) => settle.forEach(([, reject]) => reject(error)),
+  );
+}
+
+const writeBeforeLeaving = () => {
+  if (batch !== null) writeBatch({ leaving: true });
+};
+addEventListener("pagehide", writeBeforeLeaving);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") writeBeforeLeaving();
+});
 
 const value = (request) => () => request.result;
 
@@ -72,27 +141,18 @@ export async function loadAll() {
   return { workspace: read.workspace() ?? null, runs: read.runs(), files: read.files() };
 }
 
-/** Replaces the saved workspace. */
-export async function saveWorkspace(workspace) {
-  await transaction("readwrite", ({ state }) => state.put(workspace, WORKSPACE_KEY));
+/** Replaces the saved workspace (batched). */
+export function saveWorkspace(workspace) {
+  return batched((next) => {
+    next.workspace = workspace;
+  });
 }
 
-/** Appends a finished run, then drops the oldest beyond `keep`. */
-export async function addRun(run, keep) {
-  await transaction("readwrite", ({ runs }) => {
-    runs.add(run);
-    const count = runs.count();
-    count.onsuccess = () => {
-      let excess = count.result - keep;
-      if (excess <= 0) return;
-      runs.openCursor().onsuccess = (event) => {
-        const cursor = event.target.result;
-        if (!cursor || excess <= 0) return;
-        cursor.delete();
-        excess -= 1;
-        cursor.continue();
-      };
-    };
+/** Appends a finished run, then drops the oldest beyond `keep` (batched). */
+export function addRun(run, keep) {
+  return batched((next) => {
+    next.runs.push(run);
+    next.keep = Math.min(next.keep, keep);
   });
 }
 
@@ -115,8 +175,13 @@ export async function readFile(session, path) {
   return read() ?? null;
 }
 
-/** Deletes everything saved. */
+/** Deletes everything saved, and the writes still waiting. */
 export async function clearAll() {
+  if (batch !== null) {
+    clearTimeout(batch.timer);
+    batch.settle.forEach(([resolve]) => resolve());
+    batch = null;
+  }
   await transaction("readwrite", ({ state, runs, files }) => {
     state.clear();
     runs.clear();

@@ -86,8 +86,11 @@ impl FileKeeper {
         };
         let plan = self
             .catalogue
-            .try_update(|catalogue| catalogue.plan(session, &run));
+            .try_update_untracked(|catalogue| catalogue.plan(session, &run));
+        // A plan with nothing to write or delete changed nothing: the Files
+        // panel is not drawn again after every run that left the files alone.
         if let Some(plan) = plan.filter(|p| !p.writes.is_empty() || !p.deletes.is_empty()) {
+            self.catalogue.notify();
             self.push(Task::Save(plan));
         }
     }

@@ -35,7 +35,7 @@ use launch::launch;
 use run_view::RunView;
 use sessions::SessionBar;
 use settings::Settings;
-use status_line::StatusLine;
+use status_line::{Activity, StatusLine};
 use tool_host::ToolHost;
 use update::{watch_pwa, InstallButton, UpdatePrompt};
 use workspace::{PageState, Persistence, SaveState};
@@ -109,9 +109,15 @@ pub struct RunEntry {
     pub owner: Owner,
 }
 
-/// Output streamed by a running run, drawn at most once per animation frame:
-/// a flood of small messages then costs one re-render per frame, not one
-/// per message.
+/// How long streamed output waits to be drawn (see [`LiveBuffer`]): short
+/// enough to read as live.
+const LIVE_OUTPUT_DELAY: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Output streamed by a running run, drawn at an animation frame at least
+/// [`LIVE_OUTPUT_DELAY`] after the first output not yet drawn: a flood of
+/// small messages costs one re-render per delay, not one per message, and a
+/// run that ends within the delay is drawn once, finished, not also while
+/// running.
 #[derive(Clone, Copy)]
 struct LiveBuffer {
     shown: RwSignal<Vec<OutputChunk>>,
@@ -131,7 +137,10 @@ impl LiveBuffer {
         self.pending
             .update_value(|pending| chunk.append_to(pending));
         if first {
-            request_animation_frame(move || self.flush());
+            set_timeout(
+                move || request_animation_frame(move || self.flush()),
+                LIVE_OUTPUT_DELAY,
+            );
         }
     }
 
@@ -147,6 +156,10 @@ impl LiveBuffer {
             .pending
             .try_update_value(std::mem::take)
             .unwrap_or_default();
+        // Cleared meanwhile: the run has finished.
+        if pending.is_empty() {
+            return;
+        }
         self.shown.update(|shown| {
             for chunk in pending {
                 chunk.append_to(shown);
@@ -274,9 +287,8 @@ pub fn App() -> impl IntoView {
             runtime.with_value(|runtime| runtime.cancel(id));
         }
     };
-    let can_stop = Signal::derive(move || {
-        runs.with(|runs| runs.iter().any(|e| e.phase.with(RunPhase::is_active)))
-    });
+    let activity = Activity::watch(runs);
+    let can_stop = Signal::derive(move || activity.with(|a| a.active));
 
     view! {
         <main class="app">
@@ -316,7 +328,7 @@ pub fn App() -> impl IntoView {
                 </Show>
                 <FilesPanel attached files session />
                 <SaveState persistence />
-                <StatusLine status runs />
+                <StatusLine status activity />
                 <RunList runs />
             </Show>
         </main>

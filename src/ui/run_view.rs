@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 use super::download;
 use super::rich::RichOutput;
@@ -84,30 +83,37 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
 }
 
 /// The submitted code with line numbers; the failing line, if any, is marked.
+///
+/// The numbers and the code are one text each, not an element per line: the
+/// page shows up to a hundred runs and builds one per run. Lines do not
+/// wrap, so the numbers stay beside their lines, and the failing line's mark
+/// is a band that style.css places from `--error-line`.
 #[component]
 fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoView {
-    let lines: Vec<(u32, String)> = code
-        .lines()
-        .enumerate()
-        .map(|(i, line)| (u32::try_from(i + 1).unwrap_or(u32::MAX), line.to_owned()))
-        .collect();
+    let numbers = (1..=code.lines().count().max(1))
+        .map(|number| number.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
     view! {
-        <pre class="code-listing">
-            {lines
-                .into_iter()
-                .map(|(number, line)| {
-                    let marked = move || highlight.get() == Some(number);
-                    view! {
-                        <div class="code-line" class:error-line=marked data-line=number>
-                            <span class="line-number">{number}</span>
-                            <span class="line-text">{line}</span>
-                        </div>
-                    }
-                })
-                .collect_view()}
+        <pre
+            class="code-listing"
+            data-testid="code-listing"
+            data-error-line=move || highlight.get()
+            style=move || highlight.get().map(|line| format!("--error-line: {line}"))
+        >
+            <span class="line-numbers">{numbers}</span>
+            <span class="line-text">{code}</span>
         </pre>
     }
 }
+
+/// Output longer than this many characters is cut into blocks of whole
+/// lines that the browser lays out and paints only while they are in view
+/// (`content-visibility: auto`, see `.output-block` in style.css): laying
+/// out 100 KB of text at once took the page about 25 ms per run, laying
+/// out the blocks in view well under one. Every block stays in the DOM, so
+/// the output is still complete for copying and finding.
+const OUTPUT_BLOCK_CHARS: usize = 8192;
 
 /// stdout and stderr in the order written; stderr styled apart.
 #[component]
@@ -115,21 +121,48 @@ fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
     (!chunks.is_empty()).then(|| {
         view! {
             <pre class="output" data-testid="output">
-                {chunks
-                    .into_iter()
-                    .map(|chunk| {
-                        let class = match chunk.stream {
-                            StreamName::Stdout => "stdout",
-                            StreamName::Stderr => "stderr",
-                        };
-                        // A property set from the JS string itself: the text goes from
-                        // the worker's message to the DOM without entering wasm memory.
-                        view! { <span class=class data-testid=class prop:textContent=chunk.text.to_js()></span> }
-                    })
-                    .collect_view()}
+                {chunks.into_iter().map(output_chunk).collect_view()}
             </pre>
         }
     })
+}
+
+/// One run of a stream. Properties are set from the JS strings themselves:
+/// the text goes from the worker's message to the DOM without entering wasm
+/// memory.
+fn output_chunk(chunk: OutputChunk) -> impl IntoView {
+    let class = match chunk.stream {
+        StreamName::Stdout => "stdout",
+        StreamName::Stderr => "stderr",
+    };
+    let mut pieces = chunk.text.line_pieces(OUTPUT_BLOCK_CHARS);
+    if pieces.len() == 1 {
+        return view! { <span class=class data-testid=class prop:textContent=chunk.text.to_js()></span> }
+            .into_any();
+    }
+    // The first piece may continue a line the previous chunk began, and a
+    // last piece without a newline may be continued by the next chunk: both
+    // stay inline. The pieces between are whole lines, so blocks.
+    let head = pieces.remove(0);
+    let tail = pieces.pop_if(|last| !last.ends_with_newline());
+    let inline = |text: Text| view! { <span prop:textContent=text.to_js()></span> };
+    view! {
+        <span class=class data-testid=class>
+            {inline(head)}
+            {pieces
+                .into_iter()
+                .map(|block| {
+                    // Until a block is first in view, the browser takes it to be this tall.
+                    let height = format!("auto {}lh", block.newlines());
+                    view! {
+                        <span class="output-block" style:contain-intrinsic-block-size=height prop:textContent=block.to_js()></span>
+                    }
+                })
+                .collect_view()}
+            {tail.map(inline)}
+        </span>
+    }
+    .into_any()
 }
 
 /// A finished run: output, a truncation marker, the value or the error, the
@@ -204,21 +237,23 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         <div class="run-meta" data-testid="duration" data-ms=result.duration_ms>
             {format::duration_ms(result.duration_ms)}
         </div>
-        <details class="result-json" on:toggle=move |event| json_open.set(details_open(&event))>
-            <summary data-testid="result-json-toggle">"Result as JSON"</summary>
+        // A button, not a <details>: each <details> brings a shadow root with
+        // a style sheet of its own, which cost every run's frame about 1 ms.
+        <div class="result-json">
+            <button
+                type="button"
+                class="disclosure"
+                data-testid="result-json-toggle"
+                aria-expanded=move || json_open.get().to_string()
+                on:click=move |_| json_open.update(|open| *open = !*open)
+            >
+                "Result as JSON"
+            </button>
             <Show when=move || json_open.get()>
                 <pre data-testid="result-json" prop:textContent=move || as_json().to_js()></pre>
             </Show>
-        </details>
+        </div>
     }
-}
-
-/// Whether the `<details>` a toggle event came from is open now.
-fn details_open(event: &leptos::ev::Event) -> bool {
-    event
-        .target()
-        .and_then(|target| target.dyn_into::<web_sys::HtmlDetailsElement>().ok())
-        .is_some_and(|details| details.open())
 }
 
 /// A file the run wrote: a download link when its bytes came back with the

@@ -12,38 +12,59 @@ use crate::runtime::RuntimeStatus;
 /// How often the running clock updates.
 const TICK: Duration = Duration::from_millis(100);
 
+/// What the runs are doing, found in one pass over the list: what the
+/// status line shows, and whether Stop has anything to stop.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Activity {
+    /// When the running run started (page clock), if one is running.
+    pub running: Option<f64>,
+    /// Runs waiting for Python or for the run before them.
+    pub queued: usize,
+    /// Whether any run may still be stopped.
+    pub active: bool,
+    /// How long the latest finished run took.
+    pub last_duration: Option<f64>,
+}
+
+impl Activity {
+    /// Follows `runs`. Only runs that have not ended are subscribed to: an
+    /// ended run's phase never changes again, and subscribing to the whole
+    /// history would make every change of any run re-read all of it.
+    pub fn watch(runs: RwSignal<Vec<RunEntry>>) -> Memo<Self> {
+        Memo::new(move |_| runs.with(|runs| Self::of(runs)))
+    }
+
+    fn of(runs: &[RunEntry]) -> Self {
+        let mut activity = Self::default();
+        for entry in runs {
+            // Read in place: a finished phase holds a whole result.
+            let note = |phase: &RunPhase| {
+                activity.active |= phase.is_active();
+                match phase {
+                    RunPhase::Running { started_ms } => {
+                        activity.running.get_or_insert(*started_ms);
+                    }
+                    RunPhase::Queued => activity.queued += 1,
+                    RunPhase::Finished(result) => activity.last_duration = Some(result.duration_ms),
+                    RunPhase::LoadingPackages { .. } | RunPhase::Failed(_) => {}
+                }
+            };
+            if entry.phase.with_untracked(RunPhase::is_active) {
+                entry.phase.with(note);
+            } else {
+                entry.phase.with_untracked(note);
+            }
+        }
+        activity
+    }
+}
+
 /// Shows what the runtime and the latest runs are doing.
 #[component]
-pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
-    // Memos: the line reacts to what it shows, not to every change of every
-    // run, and reads phases in place (a finished phase holds a whole result).
-    let running = Memo::new(move |_| {
-        runs.with(|runs| {
-            runs.iter().find_map(|entry| {
-                entry.phase.with(|phase| match phase {
-                    RunPhase::Running { started_ms } => Some(*started_ms),
-                    _ => None,
-                })
-            })
-        })
-    });
-    let queued = Memo::new(move |_| {
-        runs.with(|runs| {
-            runs.iter()
-                .filter(|entry| entry.phase.with(|phase| matches!(phase, RunPhase::Queued)))
-                .count()
-        })
-    });
-    let last_duration = Memo::new(move |_| {
-        runs.with(|runs| {
-            runs.iter().rev().find_map(|entry| {
-                entry.phase.with(|phase| match phase {
-                    RunPhase::Finished(result) => Some(result.duration_ms),
-                    _ => None,
-                })
-            })
-        })
-    });
+pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> impl IntoView {
+    let running = Memo::new(move |_| activity.with(|a| a.running));
+    let queued = Memo::new(move |_| activity.with(|a| a.queued));
+    let last_duration = Memo::new(move |_| activity.with(|a| a.last_duration));
     // The clock ticks only while a run is running: an idle page draws nothing.
     let now = RwSignal::new(now_ms());
     let tick = move || {

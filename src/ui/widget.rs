@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::postmessage::{embed_policy, serve};
-use super::status_line::StatusLine;
+use super::status_line::{Activity, StatusLine};
 use super::tool_host::ToolHost;
 use super::{query_param, start_runtime, RunEntry, RunList};
 
@@ -43,7 +43,7 @@ pub fn Widget() -> impl IntoView {
 
     view! {
         <main class="widget" data-theme=theme hidden=headless data-testid="widget">
-            <StatusLine status runs />
+            <StatusLine status activity=Activity::watch(runs) />
             <Show when=move || refused.with(Option::is_some)>
                 <p class="status-error" data-testid="widget-refused">
                     "Refused: " {move || refused.get()}

@@ -87,6 +87,39 @@ describe("running Python from the page", () => {
     assert.equal(result.value, "'awaited'");
   });
 
+  test("output is shown while the run is still running", async () => {
+    const index = await sandpit.submit('import time\nfor i in range(600):\n    print(f"tick {i}")\n    time.sleep(0.1)');
+    const entry = sandpit.page.getByTestId("run-entry").nth(index);
+    await entry.getByTestId("stdout").filter({ hasText: "tick 1" }).waitFor();
+    assert.equal(await entry.getAttribute("data-phase"), "running");
+    await sandpit.page.getByTestId("stop").click();
+    assert.equal((await sandpit.result(index)).phase, "cancelled");
+  });
+
+  test("long output is complete, copyable and findable, though laid out only where in view", async () => {
+    const result = await sandpit.run('for i in range(2000):\n    print(f"line {i:04} " + "x" * 90)');
+    const expected = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(4, "0")} ${"x".repeat(90)}\n`).join("");
+    assert.deepEqual(result.output, [{ stream: "stdout", text: expected }]);
+    const shown = await sandpit.page.evaluate(() => {
+      const output = document.querySelector('[data-testid="run-entry"]:last-child [data-testid="output"]');
+      const blocks = output.querySelectorAll(".output-block").length;
+      // Selecting the whole output (as a user's select-all and copy would) takes in every block.
+      const range = document.createRange();
+      range.selectNodeContents(output);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      const selected = getSelection().toString();
+      getSelection().removeAllRanges();
+      // Find in page reaches the last line, in a block never scrolled into view.
+      const found = window.find("line 1999");
+      getSelection().removeAllRanges();
+      return { blocks, selected, found };
+    });
+    assert.ok(shown.blocks > 10, `the output is cut into blocks (${shown.blocks})`);
+    assert.equal(shown.selected.replace(/\n$/, ""), expected.replace(/\n$/, ""));
+    assert.ok(shown.found, "find in page finds the last line");
+  });
+
   test("1 MB of output is capped with a marker and the page stays responsive", async () => {
     const index = await sandpit.submit('for i in range(10_000):\n    print("x" * 99)');
     // While the flood streams in, the page still takes input.

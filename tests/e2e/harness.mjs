@@ -341,8 +341,8 @@ export class SandpitPage {
     );
     // The structured result is written out only when its panel is opened.
     await this.page.evaluate((n) => {
-      const details = document.querySelectorAll('[data-testid="run-entry"]')[n].querySelector(".result-json");
-      if (details) details.open = true;
+      const toggle = document.querySelectorAll('[data-testid="run-entry"]')[n].querySelector('[data-testid="result-json-toggle"]');
+      if (toggle?.getAttribute("aria-expanded") === "false") toggle.click();
     }, index);
     await this.page.waitForFunction((n) => {
       const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
@@ -361,7 +361,7 @@ export class SandpitPage {
         errorType: text("error-type"),
         errorMessage: text("error-message"),
         errorLine: entry.querySelector('[data-testid="error-line"]')?.dataset.line ?? null,
-        highlightedLine: entry.querySelector(".code-line.error-line")?.dataset.line ?? null,
+        highlightedLine: entry.querySelector('[data-testid="code-listing"]')?.dataset.errorLine ?? null,
         truncated: text("truncated"),
         failure: text("failure"),
         hint: entry.querySelector('[data-testid="hint"]')?.dataset.code ?? null,

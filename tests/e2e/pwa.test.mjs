@@ -340,6 +340,28 @@ describe("the user's work", () => {
     await sandpit.waitReady();
     await sandpit.assertHealthy();
   });
+
+  test("a finished run and the code are kept when the page is left the moment the run ends", async () => {
+    // Runs and the workspace are written in batches; leaving the page writes the batch at once.
+    const sandpit = await openApp();
+    await sandpit.reload(() =>
+      sandpit.page.evaluate(() => {
+        const runs = document.querySelector('[data-testid="runs"]');
+        new MutationObserver(() => {
+          if (runs.querySelector('[data-testid="run-entry"][data-phase="ok"]')) location.reload();
+        }).observe(runs, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
+        const editor = document.querySelector('[data-testid="code"]');
+        editor.value = "'left at once'";
+        editor.dispatchEvent(new Event("input", { bubbles: true }));
+        document.querySelector('[data-testid="run"]').click();
+      }),
+    );
+    assert.equal(await sandpit.page.getByTestId("code").inputValue(), "'left at once'");
+    assert.equal(await sandpit.entryCount(), 1);
+    assert.equal((await sandpit.result(0)).value, "'left at once'");
+    await sandpit.waitReady();
+    await sandpit.assertHealthy();
+  });
 });
 
 describe("the user's files", () => {
