@@ -18,10 +18,11 @@ use futures_channel::oneshot;
 use leptos::logging::{error as console_error, warn as console_warn};
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::message::decode;
 use super::outcome::{self, StopReason};
 use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
-use super::worker::{decode, PythonWorker, WORKER_PATH};
+use super::worker::{PythonWorker, WORKER_PATH};
 use crate::protocol::{
     Answer, CheckReport, HostMessage, LoadProgress, OutputChunk, Query, RunId, RunRequest,
     RunResult, RunStatus, SnapshotUse, WorkerMessage,
