@@ -61,7 +61,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
                     format::bytes(loaded),
                     format::bytes(total)
                 )}
-                <progress max=total as f64 value=loaded as f64></progress>
+                <progress max=total value=loaded></progress>
             </div>
         }
         .into_any(),

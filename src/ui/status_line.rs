@@ -66,8 +66,8 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, runs: RwSignal<Vec<RunEntry>>
             </span>
             <progress
                 data-testid="load-progress"
-                max=total.unwrap_or(0) as f64
-                value=loaded as f64
+                max=total.unwrap_or(0)
+                value=loaded
             ></progress>
         }
         .into_any(),
