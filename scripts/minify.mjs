@@ -9,9 +9,12 @@
 // - The service worker keeps its `const PRECACHE = ...;` line as it is, on a
 //   line of its own: precache.mjs (and the tests, on copies of the bundle)
 //   replace that line to stamp a deployment.
+// - Python files (the runner) lose their comments and private docstrings, line
+//   numbers kept (scripts/strip-python.py, run with the machine's python3).
 // - Pyodide's own files (pyodide/) are shipped as Pyodide publishes them.
 //
 //   node scripts/minify.mjs DIR    (minifies an already built bundle again)
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
@@ -24,10 +27,13 @@ const VENDORED = "pyodide";
 /** Pages whose `integrity` attributes name files of the bundle. */
 const PAGES = ["index.html"];
 
-const LOADERS = { ".js": "js", ".mjs": "js", ".css": "css" };
+const LOADERS = { ".js": "js", ".mjs": "js", ".css": "css", ".py": "python" };
+
+const STRIP_PYTHON = fileURLToPath(new URL("strip-python.py", import.meta.url));
 
 /** Minifies `source` (a file of the kind `loader`); ES modules stay ES modules. */
 async function minify(source, loader) {
+  if (loader === "python") return execFileSync("python3", [STRIP_PYTHON], { input: source, encoding: "utf8" });
   const format = loader === "js" ? "esm" : undefined;
   const { code } = await transform(source, { loader, format, minify: true, legalComments: "none" });
   return code;
@@ -45,7 +51,7 @@ async function minifyServiceWorker(source) {
 }
 
 /**
- * Minifies every JS and CSS file under `dir` but Pyodide's, then rewrites the
+ * Minifies every JS, CSS and Python file under `dir` but Pyodide's, then rewrites the
  * `integrity` hashes of the pages for the new bytes. Returns the byte counts
  * before and after.
  */
@@ -93,5 +99,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(1);
   }
   const { before, after } = await minifyBundle(dir);
-  console.log(`minify: the app's JS and CSS from ${(before / 1e3).toFixed(1)} kB to ${(after / 1e3).toFixed(1)} kB`);
+  console.log(`minify: the app's JS, CSS and Python from ${(before / 1e3).toFixed(1)} kB to ${(after / 1e3).toFixed(1)} kB`);
 }

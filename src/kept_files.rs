@@ -29,7 +29,11 @@ pub const MAX_TOTAL_BYTES: u64 = 32_000_000;
 pub const MAX_FILES: usize = 200;
 
 /// Why a file is not kept across reloads.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+///
+/// In the browser it is read tag first ([`crate::tagged`]), natively by the
+/// derive; stored records are read the same way by both.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Refusal {
     /// Larger than [`MAX_FILE_BYTES`].
@@ -43,6 +47,25 @@ pub enum Refusal {
         /// What went wrong.
         message: String,
     },
+}
+
+#[cfg(target_arch = "wasm32")]
+impl<'de> Deserialize<'de> for Refusal {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let record = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+        let refusal = crate::tagged::Tagged::new(record, "kind").map_err(D::Error::custom)?;
+        // Unknown fields are ignored, as the derive does (no `deny_unknown_fields`).
+        Ok(match refusal.tag.as_str() {
+            "too_large" => Self::TooLarge,
+            "no_room" => Self::NoRoom,
+            "too_many" => Self::TooMany,
+            "failed" => Self::Failed {
+                message: refusal.field("message").map_err(D::Error::custom)?,
+            },
+            other => return Err(D::Error::custom(refusal.unknown_tag(other))),
+        })
+    }
 }
 
 impl fmt::Display for Refusal {

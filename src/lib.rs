@@ -17,5 +17,6 @@ pub mod protocol;
 pub mod pwa;
 pub mod runtime;
 pub mod storage;
+mod tagged;
 pub mod tools;
 pub mod ui;

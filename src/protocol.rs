@@ -9,8 +9,7 @@
 //! What can be large in a result (output, values, rich outputs, file bytes)
 //! is [`Text`] or [`Json`]: JS values in the browser, outside the app's
 //! wasm memory (see [`crate::bulk`]). On the wire they are plain strings and
-//! JSON, as the schema says. An error's text stays a `String`: it also comes
-//! back inside check answers, whose tagged shape serde copies as it reads.
+//! JSON, as the schema says.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -588,6 +587,16 @@ pub enum Answer {
         /// The findings.
         report: CheckReport,
     },
+}
+
+impl Answer {
+    /// The variant's wire name (`file`, `check`), for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::File { .. } => "file",
+            Self::Check { .. } => "check",
+        }
+    }
 }
 
 /// Code checked without running it: a model's dry run before it spends a run.

@@ -108,8 +108,7 @@ impl Tool {
     /// is stale): shipping the JSON rather than its generator keeps schemars
     /// out of the app's wasm.
     pub fn descriptor(self) -> Value {
-        let shipped: Value = serde_json::from_str(SHIPPED_DESCRIPTORS).unwrap_or_default();
-        shipped
+        shipped_descriptors()
             .as_array()
             .and_then(|tools| tools.iter().find(|tool| tool["name"] == self.name()))
             .cloned()
@@ -137,6 +136,19 @@ impl Tool {
 
 /// Every tool's descriptor, generated from the types in this module.
 pub const SHIPPED_DESCRIPTORS: &str = include_str!("tools.json");
+
+/// [`SHIPPED_DESCRIPTORS`] read. In the browser `JSON.parse` reads them:
+/// serde_json's text parser (number parsing included) stays out of the
+/// app's wasm, which reads no other JSON text (issue 6).
+fn shipped_descriptors() -> Value {
+    #[cfg(target_arch = "wasm32")]
+    return js_sys::JSON::parse(SHIPPED_DESCRIPTORS)
+        .ok()
+        .and_then(|parsed| serde_wasm_bindgen::from_value(parsed).ok())
+        .unwrap_or_default();
+    #[cfg(not(target_arch = "wasm32"))]
+    serde_json::from_str(SHIPPED_DESCRIPTORS).unwrap_or_default()
+}
 
 /// A JSON Schema for `T` that every JSON Schema validator the tool surfaces
 /// use accepts: draft-07 (what MCP clients validate with), without `$schema`

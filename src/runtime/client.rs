@@ -16,12 +16,13 @@ use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
 use leptos::logging::{error as console_error, warn as console_warn};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
+use super::message::decode;
 use super::outcome::{self, StopReason};
 use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
-use super::worker::{decode, PythonWorker, WORKER_PATH};
+use super::worker::{PythonWorker, WORKER_PATH};
 use crate::protocol::{
     Answer, CheckReport, HostMessage, LoadProgress, OutputChunk, Query, RunId, RunRequest,
     RunResult, RunStatus, SnapshotUse, WorkerMessage,
@@ -98,12 +99,7 @@ pub enum RuntimeError {
 
 impl RuntimeError {
     pub(super) fn from_js(value: &JsValue) -> Self {
-        Self::Worker(
-            value
-                .as_string()
-                .or_else(|| value.dyn_ref::<js_sys::Error>().map(|e| e.message().into()))
-                .unwrap_or_else(|| format!("{value:?}")),
-        )
+        Self::Worker(crate::js_error::message(value))
     }
 }
 
@@ -350,7 +346,8 @@ async fn guard(weak: &Weak<RefCell<Shared>>) -> Result<(), RuntimeError> {
 /// A worker that answered a query with another query's kind of answer.
 fn unexpected(answer: &Answer) -> RuntimeError {
     RuntimeError::Rejected(format!(
-        "the worker gave an answer of the wrong kind: {answer:?}"
+        "the worker gave an answer of the wrong kind: {}",
+        answer.kind()
     ))
 }
 

@@ -2,6 +2,7 @@
 //! scheduler, timers and recovery.
 
 mod client;
+mod message;
 pub mod outcome;
 pub mod scheduler;
 mod timer;

@@ -1,7 +1,7 @@
 //! One Pyodide worker: the only code that touches `web_sys::Worker`.
 
 use js_sys::{Atomics, Int32Array, SharedArrayBuffer};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -10,10 +10,7 @@ use web_sys::{
 };
 
 use super::RuntimeError;
-use crate::protocol::{
-    HostMessage, HostPort, InterruptBuffer, OutputChunk, RunId, RunResult, WorkerConfig,
-    WorkerMessage,
-};
+use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
 /// Where the worker and Pyodide live, relative to the page.
 pub(super) const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
@@ -120,44 +117,6 @@ impl Drop for PythonWorker {
         self.worker.set_onerror(None);
         self.worker.terminate();
     }
-}
-
-/// Reads a message from the worker.
-///
-/// serde reads a tagged enum such as [`WorkerMessage`] by first copying the
-/// whole message into a buffer of its own: a run's output would pass
-/// through wasm memory (twice at once, for a moment), and its JS strings
-/// could not be kept as they are ([`crate::bulk`]). So the two messages
-/// that carry output, `stream` and `done`, are read by their tag first,
-/// then straight from the JS object; the others, small, as usual.
-pub(super) fn decode(data: JsValue) -> Result<WorkerMessage, serde_wasm_bindgen::Error> {
-    #[derive(Deserialize)]
-    struct Tag {
-        #[serde(rename = "type")]
-        kind: String,
-    }
-    #[derive(Deserialize)]
-    struct Stream {
-        id: RunId,
-        chunk: OutputChunk,
-    }
-    #[derive(Deserialize)]
-    struct Done {
-        id: RunId,
-        result: Box<RunResult>,
-    }
-    let Tag { kind } = serde_wasm_bindgen::from_value(data.clone())?;
-    Ok(match kind.as_str() {
-        "stream" => {
-            let Stream { id, chunk } = serde_wasm_bindgen::from_value(data)?;
-            WorkerMessage::Stream { id, chunk }
-        }
-        "done" => {
-            let Done { id, result } = serde_wasm_bindgen::from_value(data)?;
-            WorkerMessage::Done { id, result }
-        }
-        _ => serde_wasm_bindgen::from_value(data)?,
-    })
 }
 
 fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {

@@ -56,10 +56,8 @@ where
                         min="0"
                         step="1"
                         title="0 means no limit"
-                        prop:value=move || timeout_s.get().to_string()
-                        on:change=move |event| {
-                            timeout_s.set(event_target_value(&event).parse().unwrap_or(0.0))
-                        }
+                        prop:value=move || timeout_s.get()
+                        on:change=move |event| timeout_s.set(seconds_in(&event))
                     />
                 </label>
                 <label class="timeout packages">
@@ -75,5 +73,16 @@ where
                 <span class="hint">"Ctrl+Enter runs"</span>
             </div>
         </section>
+    }
+}
+
+/// The seconds typed in a number field, 0 when it holds none. The browser
+/// reads the number: the app's wasm then parses no floating-point text.
+fn seconds_in(event: &leptos::ev::Event) -> f64 {
+    let seconds = event_target::<web_sys::HtmlInputElement>(event).value_as_number();
+    if seconds.is_nan() {
+        0.0
+    } else {
+        seconds
     }
 }

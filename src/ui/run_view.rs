@@ -55,7 +55,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
         } => view! {
             <div class="run-note" data-testid="packages">
                 {format::package_progress(&packages, loaded, total)}
-                <progress max=total as f64 value=loaded as f64></progress>
+                <progress max=total value=loaded></progress>
             </div>
         }
         .into_any(),

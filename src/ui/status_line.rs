@@ -87,8 +87,8 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
             </span>
             <progress
                 data-testid="load-progress"
-                max=total.unwrap_or(0) as f64
-                value=loaded as f64
+                max=total.unwrap_or(0)
+                value=loaded
             ></progress>
         }
         .into_any(),

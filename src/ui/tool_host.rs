@@ -48,7 +48,8 @@ impl ToolHost {
                     match entry.phase.get_untracked() {
                         RunPhase::Finished(result) => ToolOutcome::Ran { session, result },
                         RunPhase::Failed(message) => ToolOutcome::Failed(message),
-                        other => ToolOutcome::Failed(format!("the run ended {other:?}")),
+                        // Not reached: a run's `finished` resolves once it has one of those.
+                        _ => ToolOutcome::Failed("the run ended without a result".to_owned()),
                     }
                 })
             }
