@@ -404,6 +404,36 @@ describe("the user's files", () => {
     await sandpit.assertHealthy();
   });
 
+  test("a file whose keeping failed on an earlier visit is named with the reason after a reload", async () => {
+    const sandpit = await openApp();
+    // Written as the app stores such a file (src/storage.rs, StoredFile), as
+    // a failed write would have left it: the bytes are rarely refused on demand.
+    const reason = "the browser's storage refused the write (QuotaExceededError)";
+    await sandpit.page.evaluate(
+      (message) =>
+        new Promise((resolve, reject) => {
+          const opening = indexedDB.open("sandpit");
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const record = { session: "main", path: "report.csv", size: 12, kept: { refused: { kind: "failed", message } } };
+            const tx = opening.result.transaction("files", "readwrite");
+            tx.objectStore("files").put(record, ["main", "report.csv"]);
+            tx.oncomplete = () => {
+              opening.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+      reason,
+    );
+    await sandpit.reload();
+    assert.deepEqual(await sandpit.sessionFiles(), [["report.csv", "lost"]]);
+    const note = sandpit.page.locator('[data-testid="session-file"][data-path="report.csv"] [data-testid="file-note"]');
+    assert.equal(await note.textContent(), `not kept from the earlier visit: ${reason}`);
+    await sandpit.assertHealthy();
+  });
+
   test("a file too large to keep is named, before and after a reload; deleting a session deletes its files", async () => {
     const sandpit = await openApp();
     await sandpit.newSession("big");
