@@ -368,10 +368,11 @@ function recoveryNote(recovery, mode) {
  * code section's bodies grouped by name), as of the size work on issue 6.
  */
 const WASM_MAKEUP =
-  "Inside the app's wasm, by code size: deserialising what reaches Rust (the worker's messages and the saved " +
-  "runs; serde buffers every internally tagged message and deserialises each result type once for the " +
-  "worker's messages and once for storage) about 23%, Leptos's view and reactive code about 19%, the " +
-  "standard library about 10%, the app's own components and logic the rest.";
+  "Inside the app's wasm, by code size (after the worker's messages and the saved refusals came to be read " +
+  "tag first, with no serde buffering, and JSON and float text parsing left the wasm): Leptos's view and " +
+  "reactive code about 17%, the standard library about 12%, serde_json's Value in the MCP layer about 23 KB " +
+  "before wasm-opt, reading a RunResult about 11.5 KB, wasm-streams (which Leptos requires through " +
+  "server_fn) about 9 KB, base64 about 5 KB, the app's own components and logic the rest.";
 
 function sizeNote(size) {
   const largest = size.files
