@@ -20,6 +20,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transform } from "esbuild";
+import { bundleDir } from "./hook.mjs";
 import { PRECACHE_LINE, SW_FILE, walk } from "./precache.mjs";
 
 /** Directory of the bundle that is Pyodide's, left untouched. */
@@ -93,11 +94,7 @@ async function rehashIntegrity(dir, page) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = process.env.TRUNK_STAGING_DIR ?? process.argv[2];
-  if (!dir) {
-    console.error("minify: give the bundle's directory, or run through `trunk build`.");
-    process.exit(1);
-  }
+  const dir = bundleDir("minify");
   const { before, after } = await minifyBundle(dir);
   console.log(`minify: the app's JS, CSS and Python from ${(before / 1e3).toFixed(1)} kB to ${(after / 1e3).toFixed(1)} kB`);
 }

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleDir } from "./hook.mjs";
 
 /** The service worker, relative to the bundle's root; the one file it does not list. */
 export const SW_FILE = "sw.js";
@@ -67,11 +68,7 @@ export async function readPrecache(dir) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = process.env.TRUNK_STAGING_DIR ?? process.argv[2];
-  if (!dir) {
-    console.error("precache: give the bundle's directory, or run through `trunk build`.");
-    process.exit(1);
-  }
+  const dir = bundleDir("precache");
   const { version, files } = await writePrecache(dir);
   const bytes = Object.values(files).reduce((sum, file) => sum + file.size, 0);
   const count = Object.keys(files).length;

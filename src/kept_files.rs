@@ -63,7 +63,7 @@ impl<'de> Deserialize<'de> for Refusal {
             "failed" => Self::Failed {
                 message: refusal.field("message").map_err(D::Error::custom)?,
             },
-            other => return Err(D::Error::custom(refusal.unknown_tag(other))),
+            _ => return Err(D::Error::custom(refusal.unknown_tag())),
         })
     }
 }

@@ -52,9 +52,9 @@ impl Tagged {
             .map_err(|error| Error::custom(format_args!("field `{name}`: {error}")))
     }
 
-    /// The error for a tag no variant has.
-    pub fn unknown_tag(&self, tag: &str) -> Error {
-        Error::custom(format_args!("unknown {} `{tag}`", self.tag_name))
+    /// The error for when no variant has this tag.
+    pub fn unknown_tag(&self) -> Error {
+        Error::custom(format_args!("unknown {} `{}`", self.tag_name, self.tag))
     }
 
     /// Fails on a field that was not read: one the protocol does not define.

@@ -60,7 +60,7 @@ pub(super) fn decode(data: JsValue) -> Result<WorkerMessage, Error> {
             id: id()?,
             result: message.field("result")?,
         },
-        other => return Err(message.unknown_tag(other)),
+        _ => return Err(message.unknown_tag()),
     };
     message.finish()?;
     Ok(decoded)
@@ -74,7 +74,7 @@ fn snapshot_use(data: JsValue) -> Result<SnapshotUse, Error> {
         "rejected" => SnapshotUse::Rejected {
             reason: snapshot.field("reason")?,
         },
-        other => return Err(snapshot.unknown_tag(other)),
+        _ => return Err(snapshot.unknown_tag()),
     };
     snapshot.finish()?;
     Ok(decoded)
@@ -92,7 +92,7 @@ fn answer(data: JsValue) -> Result<Option<Answer>, Error> {
         "check" => Answer::Check {
             report: answer.field("report")?,
         },
-        other => return Err(answer.unknown_tag(other)),
+        _ => return Err(answer.unknown_tag()),
     };
     answer.finish()?;
     Ok(Some(decoded))
