@@ -40,7 +40,7 @@ const LOCKED_DOWN = [
 let port = null;
 let pyodide = null;
 let runner = null;
-/** Pyodide's interrupt buffer, when the page is cross-origin isolated. */
+/** What Pyodide reads interrupts from (`interruptView`), when the page is cross-origin isolated. */
 let interrupt = null;
 /** The run in progress, so a worker closed from Python can still say so. */
 let currentRun = null;
@@ -277,7 +277,7 @@ async function init(config) {
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
     pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
     if (config.interrupt_buffer) {
-      interrupt = new Int32Array(config.interrupt_buffer);
+      interrupt = interruptView(new Int32Array(config.interrupt_buffer));
       pyodide.setInterruptBuffer(interrupt);
     }
     // From `sys`, not `platform`: importing a module the snapshot does not
@@ -310,6 +310,30 @@ async function makeSnapshot(config) {
   } catch (error) {
     post({ type: "fatal", message: `could not make a start-up snapshot: ${error?.message ?? error}` });
   }
+}
+
+/**
+ * What Pyodide polls for interrupts, in place of the shared word itself.
+ *
+ * Pyodide reads `buffer[0]` and then writes 0 to it: two steps, so a SIGINT
+ * the host wrote in between was wiped out, and the run went on until its
+ * worker was terminated (about one interrupt in fifteen, in a tight loop).
+ * Here the word is cleared only if it still holds what was read.
+ */
+function interruptView(word) {
+  let seen = 0;
+  return {
+    get 0() {
+      seen = Atomics.load(word, 0);
+      return seen;
+    },
+    set 0(value) {
+      Atomics.compareExchange(word, 0, seen, value);
+    },
+    clear() {
+      Atomics.store(word, 0, 0);
+    },
+  };
 }
 
 /** Lets queued browser tasks (CSP violation reports) run before the result is sent. */
@@ -435,7 +459,7 @@ async function finished(outcome) {
 async function run(id, request) {
   const emit = emitter(id, request.limits.output_bytes);
   // An interrupt meant for an earlier run must not hit this one.
-  if (interrupt) Atomics.store(interrupt, 0, 0);
+  interrupt?.clear();
   currentRun = id;
   blocked = [];
   try {
