@@ -198,10 +198,6 @@ def _snapshot() -> dict:
 
 def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
     """Files created or changed since ``before``, with their bytes when small enough."""
-    # Imported here: reading its tables costs every start-up ~20 ms, and
-    # most runs write no files.
-    import mimetypes
-
     found = []
     for path in sorted(after):
         if before.get(path) == after[path]:
@@ -211,9 +207,16 @@ def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
         if size <= inline_limit:
             with open(path, "rb") as handle:
                 content = base64.b64encode(handle.read()).decode("ascii")
-        mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
-        found.append({"path": path, "size": size, "mime": mime, "content_base64": content})
+        found.append({"path": path, "size": size, "mime": _guess_mime(path), "content_base64": content})
     return found
+
+
+def _guess_mime(path: str) -> str:
+    # Imported only once a run has written a file: reading its tables takes
+    # ~20 ms, which the first run after start-up paid even when it wrote none.
+    import mimetypes
+
+    return mimetypes.guess_type(path)[0] or "application/octet-stream"
 
 
 def _mime_bundle(obj) -> dict:

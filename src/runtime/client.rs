@@ -134,6 +134,9 @@ struct Shared {
     maker: Option<Slot>,
     /// A maker was started once: a failed one is not retried on this page.
     snapshot_attempted: bool,
+    /// How the active worker started, while the maker or spare waits for the
+    /// job it took on at ready to finish (see [`after_ready`]).
+    helpers_waiting: Option<SnapshotUse>,
     generations: u64,
     scheduler: Scheduler,
     runs: HashMap<RunId, PendingRun>,
@@ -164,6 +167,7 @@ impl Runtime {
                 spare: None,
                 maker: None,
                 snapshot_attempted: false,
+                helpers_waiting: None,
                 generations: 0,
                 scheduler: Scheduler::new(),
                 runs: HashMap::new(),
@@ -409,10 +413,13 @@ fn ensure_spare(shared: &Rc<RefCell<Shared>>) {
     }
 }
 
-/// After the active worker is ready: a start-up snapshot is made first when
-/// it started without one (once per page), else the warm spare is started.
-/// The spare waits for the maker, so the two do not compete for the CPU and
-/// the spare itself starts from the new snapshot.
+/// After the active worker is ready and has finished the job waiting for it,
+/// if there was one: a start-up snapshot is made first when it started
+/// without one (once per page), else the warm spare is started. The spare
+/// waits for the maker, so the two do not compete for the CPU and the spare
+/// itself starts from the new snapshot. Neither starts while the first run
+/// runs: loading Pyodide again took the cores that run needed, and the first
+/// result came about 200 ms later on a return visit (2 cores).
 fn after_ready(shared: &Rc<RefCell<Shared>>, snapshot: &SnapshotUse) {
     let make = {
         let mut state = shared.borrow_mut();
@@ -549,6 +556,8 @@ fn restart(shared: &Rc<RefCell<Shared>>, reason: StopReason) {
         }
         state.timer = None;
         state.interrupting = None;
+        // The worker they waited for is gone; its successor's `ready` decides.
+        state.helpers_waiting = None;
         let completions = state.scheduler.restart(&reason_text);
         // Dropping the old slot terminates its worker.
         state.active = state.spare.take();
@@ -751,8 +760,13 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
                 interrupts,
                 snapshot: snapshot.clone(),
             });
+            let busy = next.is_some();
             dispatch(shared, next);
-            after_ready(shared, &snapshot);
+            if busy {
+                shared.borrow_mut().helpers_waiting = Some(snapshot);
+            } else {
+                after_ready(shared, &snapshot);
+            }
         }
         WorkerMessage::Fatal { message } => {
             let ever_ready = shared.borrow().versions.is_some();
@@ -817,8 +831,7 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
                 });
                 let _ = done.send(outcome);
             }
-            resolve(shared, completions);
-            dispatch(shared, next);
+            finish_job(shared, completions, next);
         }
         WorkerMessage::SessionCleared { id } => {
             let (completions, next) = {
@@ -826,8 +839,7 @@ fn on_active_message(shared: &Rc<RefCell<Shared>>, message: WorkerMessage) {
                 state.timer = None;
                 state.scheduler.complete(id, true, "")
             };
-            resolve(shared, completions);
-            dispatch(shared, next);
+            finish_job(shared, completions, next);
         }
         WorkerMessage::Done { id, result } => on_done(shared, id, result),
         // Only the snapshot maker sends it, and the maker is never the active worker.
@@ -861,6 +873,20 @@ fn on_done(shared: &Rc<RefCell<Shared>>, id: RunId, result: Box<RunResult>) {
         result.share_output();
         let _ = run.done.send(Ok(Box::new(result)));
     }
+    finish_job(shared, completions, next);
+}
+
+/// A job has finished: its results go out, the next job goes in, and the
+/// helpers held back at ready start.
+fn finish_job(
+    shared: &Rc<RefCell<Shared>>,
+    completions: Vec<Completion>,
+    next: Option<HostMessage>,
+) {
     resolve(shared, completions);
     dispatch(shared, next);
+    let waiting = shared.borrow_mut().helpers_waiting.take();
+    if let Some(snapshot) = waiting {
+        after_ready(shared, &snapshot);
+    }
 }

@@ -176,6 +176,24 @@ describe("the start-up snapshot", () => {
     await sandpit.assertHealthy();
   });
 
+  test("a run waiting when Python becomes ready finishes before the snapshot maker starts", async () => {
+    app = await startApp();
+    const sandpit = await app.newPage();
+    // Python stays loading until the run is queued, so the run is waiting at ready.
+    const held = await sandpit.holdDownloads("**/pyodide/python_stdlib.zip");
+    await sandpit.open();
+    const index = await sandpit.submit("print(1)");
+    held.release();
+    assert.equal((await sandpit.result(index)).phase, "ok");
+    await waitStored(sandpit);
+    const order = (await messages(sandpit)).map(({ from, data }) =>
+      from === "host" && data.type === "init" ? (data.config.make_snapshot ? "maker started" : "worker started") : `${from} ${data.type}`,
+    );
+    const relevant = order.filter((step) => ["worker ready", "host run", "worker done", "maker started"].includes(step));
+    assert.deepEqual(relevant.slice(0, 4), ["worker ready", "host run", "worker done", "maker started"], order.join(", "));
+    await sandpit.assertHealthy();
+  });
+
   test("a corrupted snapshot is deleted, Python starts from scratch, and a new one is stored", async () => {
     const sandpit = await openApp();
     await waitStored(sandpit);
