@@ -16,6 +16,8 @@ use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 pub(super) const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
 const RUNNER_PATH: &str = "pyodide-loader/runner.py";
 const PYODIDE_PATH: &str = "pyodide/";
+/// Where www/start-python.js leaves the worker it started.
+const EARLY_WORKER_GLOBAL: &str = "sandpitEarlyWorker";
 
 /// The signal Pyodide raises as `KeyboardInterrupt` when written to its interrupt buffer.
 const SIGINT: i32 = 2;
@@ -50,10 +52,20 @@ impl PythonWorker {
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(WORKER_PATH, &options)
-            .map_err(|e| RuntimeError::from_js(&e))?;
+        let early = if make_snapshot {
+            None
+        } else {
+            take_early_worker()
+        };
+        let worker = match early {
+            Some(worker) => worker,
+            None => {
+                let options = WorkerOptions::new();
+                options.set_type(WorkerType::Module);
+                Worker::new_with_options(WORKER_PATH, &options)
+                    .map_err(|e| RuntimeError::from_js(&e))?
+            }
+        };
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             on_message(event.data())
         });
@@ -117,6 +129,17 @@ impl Drop for PythonWorker {
         self.worker.set_onerror(None);
         self.worker.terminate();
     }
+}
+
+/// The worker www/start-python.js started while the app was loading, if it
+/// is still there: taken once, by the first worker the app needs (the active
+/// one). A failed early start leaves nothing, and the app starts its own.
+fn take_early_worker() -> Option<Worker> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str(EARLY_WORKER_GLOBAL);
+    let found = js_sys::Reflect::get(&window, &key).ok()?;
+    js_sys::Reflect::delete_property(&window, &key).ok()?;
+    found.dyn_into::<Worker>().ok()
 }
 
 fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {
