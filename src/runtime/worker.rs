@@ -43,20 +43,16 @@ pub struct PythonWorker {
 }
 
 impl PythonWorker {
-    /// Spawns the module worker and sends it `init`. `on_message` gets each
-    /// message's data; `on_error` gets a description when the worker dies.
-    /// With `make_snapshot` the worker only stores a start-up snapshot (see
-    /// [`WorkerConfig::make_snapshot`]).
+    /// Spawns the module worker, or adopts `early` (see [`take_early_worker`]),
+    /// and sends it `init`. `on_message` gets each message's data; `on_error`
+    /// gets a description when the worker dies. With `make_snapshot` the
+    /// worker only stores a start-up snapshot (see [`WorkerConfig::make_snapshot`]).
     pub fn spawn(
         make_snapshot: bool,
+        early: Option<Worker>,
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
-        let early = if make_snapshot {
-            None
-        } else {
-            take_early_worker()
-        };
         let worker = match early {
             Some(worker) => worker,
             None => {
@@ -131,15 +127,17 @@ impl Drop for PythonWorker {
     }
 }
 
-/// The worker www/start-python.js started while the app was loading, if it
-/// is still there: taken once, by the first worker the app needs (the active
-/// one). A failed early start leaves nothing, and the app starts its own.
-fn take_early_worker() -> Option<Worker> {
+/// The worker www/start-python.js started while the app was loading, once
+/// it found the worker's script served with its CSP; taken once, for the
+/// first (active) worker. None when there is none or it failed: the app then
+/// guards and starts its own.
+pub async fn take_early_worker() -> Option<Worker> {
     let window = web_sys::window()?;
     let key = JsValue::from_str(EARLY_WORKER_GLOBAL);
     let found = js_sys::Reflect::get(&window, &key).ok()?;
     js_sys::Reflect::delete_property(&window, &key).ok()?;
-    found.dyn_into::<Worker>().ok()
+    let started = wasm_bindgen_futures::JsFuture::from(found.dyn_into::<js_sys::Promise>().ok()?);
+    started.await.ok()?.dyn_into::<Worker>().ok()
 }
 
 fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {
