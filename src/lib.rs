@@ -15,6 +15,7 @@ pub mod kept_files;
 pub mod mcp;
 pub mod protocol;
 pub mod pwa;
+pub mod reader;
 pub mod runtime;
 pub mod storage;
 mod tagged;
