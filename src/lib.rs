@@ -8,6 +8,7 @@
 //! (offline, updates, install).
 #![deny(clippy::unwrap_used)]
 
+pub mod base64;
 pub mod bulk;
 pub mod format;
 mod js_error;

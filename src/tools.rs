@@ -6,7 +6,6 @@
 //! are parsed by [`ToolCall::parse`], and the page's Run button builds the
 //! same [`RunPythonArgs`], so no surface can drift from another.
 
-use base64::Engine;
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -235,13 +234,11 @@ impl From<InputFile> for ToolFile {
 impl ToolFile {
     fn into_input(self) -> Result<InputFile, String> {
         let content_base64 = match (self.text, self.content_base64) {
-            (Some(text), None) => base64::engine::general_purpose::STANDARD.encode(text),
+            (Some(text), None) => crate::base64::encode(text),
             (None, Some(encoded)) => {
-                base64::engine::general_purpose::STANDARD
-                    .decode(&encoded)
-                    .map_err(|e| {
-                        format!("file {:?}: content_base64 is not base64: {e}", self.path)
-                    })?;
+                crate::base64::decode(&encoded).map_err(|e| {
+                    format!("file {:?}: content_base64 is not base64: {e}", self.path)
+                })?;
                 encoded
             }
             _ => {
