@@ -133,8 +133,9 @@ impl Tool {
     }
 }
 
-/// Every tool's descriptor, generated from the types in this module.
-pub const SHIPPED_DESCRIPTORS: &str = include_str!("tools.json");
+/// Every tool's descriptor, generated from the types in this module: the
+/// text of src/tools.json without its indentation (`build.rs`).
+pub const SHIPPED_DESCRIPTORS: &str = include_str!(concat!(env!("OUT_DIR"), "/tools.json"));
 
 /// [`SHIPPED_DESCRIPTORS`] read. In the browser `JSON.parse` reads them:
 /// serde_json's text parser (number parsing included) stays out of the
