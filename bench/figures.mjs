@@ -369,10 +369,10 @@ function recoveryNote(recovery, mode) {
  */
 const WASM_MAKEUP =
   "Inside the app's wasm, by code size (after the worker's messages and the saved refusals came to be read " +
-  "tag first, with no serde buffering, and JSON and float text parsing left the wasm): Leptos's view and " +
-  "reactive code about 17%, the standard library about 12%, serde_json's Value in the MCP layer about 23 KB " +
-  "before wasm-opt, reading a RunResult about 11.5 KB, wasm-streams (which Leptos requires through " +
-  "server_fn) about 9 KB, base64 about 5 KB, the app's own components and logic the rest.";
+  "tag first and run results field by field, with no serde buffering, and JSON and float text parsing left " +
+  "the wasm): Leptos's view and reactive code about 17%, the standard library about 12%, serde_json's Value " +
+  "in the MCP layer about 23 KB before wasm-opt, wasm-streams (which Leptos requires through server_fn) " +
+  "about 9 KB, the app's own components and logic the rest.";
 
 function sizeNote(size) {
   const largest = size.files

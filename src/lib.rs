@@ -8,6 +8,7 @@
 //! (offline, updates, install).
 #![deny(clippy::unwrap_used)]
 
+pub mod base64;
 pub mod bulk;
 pub mod format;
 mod js_error;
@@ -15,6 +16,7 @@ pub mod kept_files;
 pub mod mcp;
 pub mod protocol;
 pub mod pwa;
+pub mod reader;
 pub mod runtime;
 pub mod storage;
 mod tagged;

@@ -189,7 +189,9 @@ pub enum StreamName {
 }
 
 /// One write to stdout or stderr, kept in the order it happened.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+// In the browser read by hand (crate::reader), natively by the derive.
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct OutputChunk {
     /// The stream written to.
@@ -397,7 +399,9 @@ pub struct Truncation {
 }
 
 /// Everything a run hands back.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+#[derive(Serialize, JsonSchema, Debug, Clone, PartialEq)]
+// In the browser read by hand (crate::reader), natively by the derive.
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct RunResult {
     /// How the run ended.
@@ -600,7 +604,9 @@ impl Answer {
 }
 
 /// Code checked without running it: a model's dry run before it spends a run.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+// In the browser read by hand (crate::reader), natively by the derive.
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct CheckReport {
     /// Why the code does not compile, if it does not (shaped as a run's error).

@@ -6,7 +6,6 @@
 //! are parsed by [`ToolCall::parse`], and the page's Run button builds the
 //! same [`RunPythonArgs`], so no surface can drift from another.
 
-use base64::Engine;
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -134,8 +133,9 @@ impl Tool {
     }
 }
 
-/// Every tool's descriptor, generated from the types in this module.
-pub const SHIPPED_DESCRIPTORS: &str = include_str!("tools.json");
+/// Every tool's descriptor, generated from the types in this module: the
+/// text of src/tools.json without its indentation (`build.rs`).
+pub const SHIPPED_DESCRIPTORS: &str = include_str!(concat!(env!("OUT_DIR"), "/tools.json"));
 
 /// [`SHIPPED_DESCRIPTORS`] read. In the browser `JSON.parse` reads them:
 /// serde_json's text parser (number parsing included) stays out of the
@@ -235,13 +235,11 @@ impl From<InputFile> for ToolFile {
 impl ToolFile {
     fn into_input(self) -> Result<InputFile, String> {
         let content_base64 = match (self.text, self.content_base64) {
-            (Some(text), None) => base64::engine::general_purpose::STANDARD.encode(text),
+            (Some(text), None) => crate::base64::encode(text),
             (None, Some(encoded)) => {
-                base64::engine::general_purpose::STANDARD
-                    .decode(&encoded)
-                    .map_err(|e| {
-                        format!("file {:?}: content_base64 is not base64: {e}", self.path)
-                    })?;
+                crate::base64::decode(&encoded).map_err(|e| {
+                    format!("file {:?}: content_base64 is not base64: {e}", self.path)
+                })?;
                 encoded
             }
             _ => {

@@ -1,7 +1,6 @@
 //! Tool outcomes as MCP `CallToolResult`s: text a model reads first, images
 //! for figures, resources for files, and the whole structured result.
 
-use base64::Engine;
 use serde::Serialize;
 
 use crate::bulk::Text;
@@ -126,7 +125,7 @@ fn run_result<'a>(session: &str, result: &'a RunResult) -> CallToolResult<'a> {
             });
         } else if let Some(svg) = &display.svg {
             content.push(Block::Image {
-                data: svg.with_str(|svg| base64_of(svg.as_bytes())).into(),
+                data: svg.with_str(|svg| crate::base64::encode(svg)).into(),
                 mime_type: "image/svg+xml",
             });
         }
@@ -306,14 +305,8 @@ pub fn is_text(mime: &str) -> bool {
         || mime.ends_with("+json")
 }
 
-fn base64_of(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
 /// Base64 that decodes to UTF-8 text, as text.
 pub fn decode_utf8(encoded: &str) -> Option<String> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(encoded)
-        .ok()?;
+    let bytes = crate::base64::decode(encoded).ok()?;
     String::from_utf8(bytes).ok()
 }

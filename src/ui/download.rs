@@ -10,11 +10,8 @@ pub fn file_name(path: &str) -> &str {
 
 /// Saves `content` (base64) as a download of `path`.
 pub fn save(path: &str, mime: &str, content: &str) -> Result<(), String> {
-    use base64::Engine;
     let refused = |_| "the browser refused the download".to_owned();
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(content)
-        .map_err(|e| e.to_string())?;
+    let bytes = crate::base64::decode(content).map_err(|e| e.to_string())?;
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);

@@ -2,7 +2,6 @@
 //! Files out: the session's working directory as the last run left it, each
 //! file with a download and whether it is kept across reloads.
 
-use base64::Engine;
 use leptos::ev::DragEvent;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -157,6 +156,6 @@ async fn read_file(file: &File) -> Result<InputFile, String> {
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     Ok(InputFile {
         path: file.name(),
-        content_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+        content_base64: crate::base64::encode(bytes),
     })
 }

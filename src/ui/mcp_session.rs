@@ -3,7 +3,6 @@
 //! [`ToolHost`]. The transport (postMessage for the widget) only moves JSON.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use leptos::task::spawn_local;
@@ -46,8 +45,11 @@ pub struct McpSession {
     server: Rc<RefCell<Server>>,
     host: ToolHost,
     send: Send,
-    /// Runs of tool calls in progress, by request id (as JSON text), for cancelling.
-    running: Rc<RefCell<HashMap<String, RunId>>>,
+    /// Runs of tool calls in progress, by request id, for cancelling. A
+    /// list of the few in progress, found by comparing ids as values: keying
+    /// a map by the ids' JSON text would put a JSON writer in the app's wasm
+    /// for that alone (issue 6).
+    running: Rc<RefCell<Vec<(Value, RunId)>>>,
 }
 
 impl McpSession {
@@ -72,8 +74,7 @@ impl McpSession {
             }
             Reply::Nothing => {}
             Reply::Cancel(request) => {
-                let run = self.running.borrow_mut().remove(&request.to_string());
-                if let Some(run) = run {
+                if let Some(run) = self.take_run(&request) {
                     self.host.cancel(run);
                 }
             }
@@ -153,16 +154,23 @@ impl McpSession {
             }
         };
         let (run, outcome) = self.host.start(call, on_event);
-        let key = id.to_string();
         if let Some(run) = run {
-            self.running.borrow_mut().insert(key.clone(), run);
+            self.take_run(&id);
+            self.running.borrow_mut().push((id.clone(), run));
         }
         let this = self.clone();
         spawn_local(async move {
             let outcome = outcome.await;
-            this.running.borrow_mut().remove(&key);
+            this.take_run(&id);
             let response = this.server.borrow_mut().tool_response(&id, &outcome);
             (this.send)(to_js(&response));
         });
+    }
+
+    /// Forgets the run of request `id`, returning it if one was in progress.
+    fn take_run(&self, id: &Value) -> Option<RunId> {
+        let mut running = self.running.borrow_mut();
+        let index = running.iter().position(|(request, _)| request == id)?;
+        Some(running.swap_remove(index).1)
     }
 }

@@ -1,0 +1,242 @@
+//! Reading run results field by field, without serde's derive.
+//!
+//! A derived `Deserialize` is a visitor per struct (field names matched as
+//! strings, each field held aside until the end, then checked for absence),
+//! and reading a [`RunResult`] that way was the largest single piece of the
+//! app's wasm (issue 6). In the browser, a run's result, its streamed output
+//! and a check report are read with this instead, wherever serde meets them
+//! (a worker message's field, a stored run): each struct asks its source for
+//! its fields by name. Natively the derive reads them, and `tests/reader.rs`
+//! reads the same JSON both ways, so the two agree field for field.
+//!
+//! It accepts what `serde_wasm_bindgen` with the derive accepted: a struct is
+//! an object, of which only the named fields are read (others are ignored,
+//! as that deserializer never hands them to the derive); an `Option` field
+//! that is absent, `null` or `undefined` is `None`; every other field must be
+//! present and of its type; a list is an array. Strings, numbers, [`Text`],
+//! [`Json`] and the enums are still read by serde: small, and so the same.
+
+use serde::de::{DeserializeOwned, Error as _};
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::bulk::{Json, Text};
+use crate::protocol::{
+    Artifact, Availability, BlockedRequest, CheckReport, FileEntry, Hint, HintCode, ImportPlan,
+    LastValue, LostRun, MimeBundle, OutputChunk, Restoration, RunError, RunResult, RunStatus,
+    SourceLine, StreamName, Truncation,
+};
+
+/// A value to read from: a JS value in the browser, JSON natively (tests).
+pub trait Source: Sized {
+    /// Why a value was refused.
+    type Error: serde::de::Error;
+
+    /// Field `name` of this value, which must be an object; `None` when the
+    /// field is absent (in JS, or `undefined`).
+    fn field(&self, name: &'static str) -> Result<Option<Self>, Self::Error>;
+
+    /// Whether this is `null` (in JS, or `undefined`).
+    fn is_nullish(&self) -> bool;
+
+    /// The items of this value, which must be an array.
+    fn items(self) -> Result<Vec<Self>, Self::Error>;
+
+    /// This value read by serde.
+    fn deserialize<T: DeserializeOwned>(self) -> Result<T, Self::Error>;
+}
+
+/// A type read from a [`Source`].
+pub trait FromSource: Sized {
+    /// Reads `source` as this type.
+    fn read<S: Source>(source: S) -> Result<Self, S::Error>;
+
+    /// This type when its field, `name`, is absent: refused, as serde does
+    /// for a field that is neither optional nor defaulted.
+    fn absent<E: serde::de::Error>(name: &'static str) -> Result<Self, E> {
+        Err(E::missing_field(name))
+    }
+}
+
+/// Field `name` of `source` read as a `T`.
+fn read_field<T: FromSource, S: Source>(source: &S, name: &'static str) -> Result<T, S::Error> {
+    match source.field(name)? {
+        Some(value) => T::read(value).map_err(|error| in_field(name, error)),
+        None => T::absent(name),
+    }
+}
+
+/// `error`, saying in which field it happened.
+fn in_field<E: serde::de::Error>(name: &str, error: E) -> E {
+    E::custom(format_args!("field `{name}`: {error}"))
+}
+
+impl<T: FromSource> FromSource for Option<T> {
+    fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+        if source.is_nullish() {
+            return Ok(None);
+        }
+        T::read(source).map(Some)
+    }
+
+    fn absent<E: serde::de::Error>(_: &'static str) -> Result<Self, E> {
+        Ok(None)
+    }
+}
+
+impl<T: FromSource> FromSource for Vec<T> {
+    fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+        source.items()?.into_iter().map(T::read).collect()
+    }
+}
+
+/// [`FromSource`] for types serde reads as they are.
+macro_rules! read_by_serde {
+    ($($type:ty),* $(,)?) => {$(
+        impl FromSource for $type {
+            fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+                source.deserialize()
+            }
+        }
+    )*};
+}
+
+read_by_serde!(String, u32, u64, i32, f64, bool, Text, Json);
+read_by_serde!(RunStatus, StreamName, HintCode, Availability);
+
+/// [`FromSource`] for structs: each field read under its name on the wire.
+/// The struct literal names every field, so the compiler rejects a reader
+/// that forgets one.
+macro_rules! read_fields {
+    ($($type:ident { $($field:ident: $name:literal),* $(,)? })*) => {$(
+        impl FromSource for $type {
+            fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+                Ok(Self { $($field: read_field(&source, $name)?),* })
+            }
+        }
+    )*};
+}
+
+read_fields! {
+    RunResult {
+        status: "status",
+        stdout: "stdout",
+        stderr: "stderr",
+        output: "output",
+        value: "value",
+        displays: "displays",
+        error: "error",
+        exit_code: "exit_code",
+        duration_ms: "duration_ms",
+        truncated: "truncated",
+        blocked: "blocked",
+        artifacts: "artifacts",
+        files: "files",
+        restored: "restored",
+    }
+    OutputChunk { stream: "stream", text: "text" }
+    LastValue { repr: "repr", json: "json", truncated: "truncated" }
+    MimeBundle {
+        text: "text/plain",
+        html: "text/html",
+        markdown: "text/markdown",
+        png: "image/png",
+        svg: "image/svg+xml",
+        json: "application/json",
+    }
+    RunError {
+        kind: "type",
+        message: "message",
+        line: "line",
+        column: "column",
+        end_column: "end_column",
+        source: "source",
+        traceback: "traceback",
+        hint: "hint",
+    }
+    SourceLine { line: "line", text: "text" }
+    Hint { code: "code", message: "message" }
+    BlockedRequest { url: "url", directive: "directive" }
+    Truncation { output: "output", output_bytes_total: "output_bytes_total", displays: "displays" }
+    Artifact { path: "path", size: "size", mime: "mime", content_base64: "content_base64" }
+    FileEntry { path: "path", size: "size" }
+    Restoration { replayed: "replayed", lost: "lost" }
+    LostRun { session: "session", code_start: "code_start", reason: "reason" }
+    CheckReport { syntax_error: "syntax_error", imports: "imports" }
+    ImportPlan {
+        module: "module",
+        line: "line",
+        availability: "availability",
+        package: "package",
+        message: "message",
+    }
+}
+
+/// In the browser, where serde meets these types (a worker message's
+/// field, a stored run) it hands over the JS value as it is, to be read by
+/// [`FromSource`]; natively they keep the derive.
+#[cfg(target_arch = "wasm32")]
+macro_rules! deserialize_by_hand {
+    ($($type:ty),* $(,)?) => {$(
+        impl<'de> serde::Deserialize<'de> for $type {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+                Self::read(value).map_err(D::Error::custom)
+            }
+        }
+    )*};
+}
+
+#[cfg(target_arch = "wasm32")]
+deserialize_by_hand!(RunResult, OutputChunk, CheckReport);
+
+impl Source for JsValue {
+    type Error = serde_wasm_bindgen::Error;
+
+    fn field(&self, name: &'static str) -> Result<Option<Self>, Self::Error> {
+        // `Reflect.get` throws for anything but an object.
+        let value = js_sys::Reflect::get(self, &JsValue::from_str(name))
+            .map_err(|_| Self::Error::custom("expected an object"))?;
+        Ok((!value.is_undefined()).then_some(value))
+    }
+
+    fn is_nullish(&self) -> bool {
+        self.is_null() || self.is_undefined()
+    }
+
+    fn items(self) -> Result<Vec<Self>, Self::Error> {
+        let array = self
+            .dyn_into::<js_sys::Array>()
+            .map_err(|_| Self::Error::custom("expected an array"))?;
+        Ok(array.iter().collect())
+    }
+
+    fn deserialize<T: DeserializeOwned>(self) -> Result<T, Self::Error> {
+        serde_wasm_bindgen::from_value(self)
+    }
+}
+
+impl Source for serde_json::Value {
+    type Error = serde_json::Error;
+
+    fn field(&self, name: &'static str) -> Result<Option<Self>, Self::Error> {
+        match self {
+            Self::Object(fields) => Ok(fields.get(name).cloned()),
+            _ => Err(Self::Error::custom("expected an object")),
+        }
+    }
+
+    fn is_nullish(&self) -> bool {
+        self.is_null()
+    }
+
+    fn items(self) -> Result<Vec<Self>, Self::Error> {
+        match self {
+            Self::Array(items) => Ok(items),
+            _ => Err(Self::Error::custom("expected an array")),
+        }
+    }
+
+    fn deserialize<T: DeserializeOwned>(self) -> Result<T, Self::Error> {
+        serde_json::from_value(self)
+    }
+}

@@ -1,0 +1,135 @@
+//! The browser reads run results by hand (`sandpit::reader`), natively the
+//! derive reads them: both must read the same JSON the same way, and refuse
+//! what the derive refuses in the browser.
+
+use sandpit::protocol::{CheckReport, OutputChunk, RunResult};
+use sandpit::reader::FromSource;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+/// A result with every field set, as the runner writes it.
+fn full_result() -> Value {
+    json!({
+        "status": "error",
+        "stdout": "out\n",
+        "stderr": "err\n",
+        "output": [{"stream": "stdout", "text": "out\n"}, {"stream": "stderr", "text": "err\n"}],
+        "value": {"repr": "[1, 2]", "json": [1, 2], "truncated": true},
+        "displays": [{
+            "text/plain": "<Figure>",
+            "text/html": "<b>hi</b>",
+            "text/markdown": "# hi",
+            "image/png": "iVBORw0KGgo=",
+            "image/svg+xml": "<svg/>",
+            "application/json": {"a": [1, null]}
+        }],
+        "error": {
+            "type": "ZeroDivisionError",
+            "message": "division by zero",
+            "line": 2,
+            "column": 5,
+            "end_column": 8,
+            "source": [{"line": 1, "text": "x = 1"}, {"line": 2, "text": "y = x / 0"}],
+            "traceback": "Traceback ...",
+            "hint": {"code": "network_blocked", "message": "The network is off."}
+        },
+        "exit_code": -3,
+        "duration_ms": 12.625,
+        "truncated": {"output": true, "output_bytes_total": 5_000_000_000_u64, "displays": true},
+        "blocked": [{"url": "https://example.org", "directive": "connect-src"}],
+        "artifacts": [
+            {"path": "a.txt", "size": 2, "mime": "text/plain", "content_base64": "aGk="},
+            {"path": "big.bin", "size": 9, "mime": "application/octet-stream", "content_base64": null}
+        ],
+        "files": [{"path": "a.txt", "size": 2}],
+        "restored": {"replayed": 3, "lost": [{"session": "main", "code_start": "import x", "reason": "gone"}]}
+    })
+}
+
+fn full_report() -> Value {
+    json!({
+        "syntax_error": full_result()["error"].clone(),
+        "imports": [
+            {"module": "numpy", "line": 1, "availability": "network", "package": "numpy", "message": "m"},
+            {"module": "json", "line": 2, "availability": "offline", "package": null, "message": "n"}
+        ]
+    })
+}
+
+/// `value` read by hand and by the derive, which must agree.
+fn both<T: FromSource + DeserializeOwned + PartialEq + std::fmt::Debug>(value: Value) -> T {
+    let by_hand = T::read(value.clone()).expect("read by hand");
+    let derived: T = serde_json::from_value(value).expect("read by the derive");
+    assert_eq!(by_hand, derived);
+    by_hand
+}
+
+fn refused<T: FromSource>(value: Value) -> String {
+    match T::read(value) {
+        Ok(_) => panic!("accepted"),
+        Err(error) => error.to_string(),
+    }
+}
+
+#[test]
+fn every_field_is_read_as_the_derive_reads_it() {
+    let result: RunResult = both(full_result());
+    // Spot checks that the values are there at all, not only equal.
+    assert_eq!(result.restored.expect("restored").lost[0].reason, "gone");
+    assert_eq!(result.displays[0].svg.as_ref().expect("svg"), "<svg/>");
+    assert_eq!(result.error.expect("error").end_column, Some(8));
+    let report: CheckReport = both(full_report());
+    assert_eq!(report.imports[1].package, None);
+    let chunk: OutputChunk = both(json!({"stream": "stderr", "text": "x"}));
+    assert_eq!(chunk.text, "x");
+}
+
+#[test]
+fn optional_fields_may_be_null_or_absent() {
+    let mut result = full_result();
+    let fields = result.as_object_mut().expect("an object");
+    fields.insert("value".into(), Value::Null);
+    fields.remove("error");
+    fields.remove("restored");
+    fields.insert("exit_code".into(), Value::Null);
+    fields.insert("displays".into(), json!([{"text/plain": "1"}]));
+    let read: RunResult = both(result);
+    assert!(read.value.is_none() && read.error.is_none() && read.restored.is_none());
+    assert!(read.displays[0].png.is_none());
+}
+
+#[test]
+fn what_the_derive_refuses_is_refused() {
+    let without = |field: &str| {
+        let mut result = full_result();
+        result.as_object_mut().expect("an object").remove(field);
+        result
+    };
+    assert!(refused::<RunResult>(without("status")).contains("missing field `status`"));
+    assert!(refused::<RunResult>(without("output")).contains("missing field `output`"));
+    let mut result = full_result();
+    result["error"]["source"][1]["line"] = json!("two");
+    assert!(refused::<RunResult>(result).contains("field `error`: field `source`: field `line`"));
+    let mut result = full_result();
+    result["status"] = json!("fine");
+    assert!(refused::<RunResult>(result).contains("field `status`"));
+    let mut result = full_result();
+    result["files"] = json!({"path": "a.txt", "size": 2});
+    assert!(refused::<RunResult>(result).contains("expected an array"));
+    let mut result = full_result();
+    result["truncated"] = json!(true);
+    assert!(refused::<RunResult>(result).contains("field `truncated`: expected an object"));
+    assert!(refused::<OutputChunk>(json!("text")).contains("expected an object"));
+    assert!(refused::<OutputChunk>(json!({"stream": "stdout", "text": 1})).contains("`text`"));
+}
+
+#[test]
+fn unknown_fields_are_ignored_as_in_the_browser_before() {
+    // serde_wasm_bindgen reads only the fields a struct names, so the derive
+    // never saw unknown ones there (the worker's messages themselves are
+    // checked for them, `sandpit::runtime`).
+    let mut result = full_result();
+    result["later"] = json!(1);
+    result["value"]["later"] = json!(1);
+    assert!(RunResult::read(result).is_ok());
+}
