@@ -239,8 +239,8 @@ function coldStartNote(loads) {
   const page = { s: part("sandpit", (c) => c.workerAt), r: part("raw", (c) => c.workerAt) };
   const worker = { s: part("sandpit", (c) => c.readyAt - c.workerAt), r: part("raw", (c) => c.readyAt - c.workerAt) };
   return (
-    `Sandpit's page creates its worker ${formatMs(page.s)} after navigation (raw: ${formatMs(page.r)}), ` +
-    `from a script that runs before the app's own wasm has loaded (www/start-python.js). From the worker's creation to ready takes ` +
+    `Before its worker exists Sandpit's page takes ${formatMs(page.s)} (raw: ${formatMs(page.r)}): ` +
+    `loading and starting the app's own wasm and JS. From the worker's creation to ready takes ` +
     `${formatMs(worker.s)} (raw: ${formatMs(worker.r)}): Pyodide itself plus what Sandpit's worker ` +
     `adds around it (pyodide-loader/worker.mjs).`
   );

@@ -51,21 +51,7 @@ let blocked = [];
 /** Jobs arrive one at a time from the host, but chaining keeps them ordered regardless. */
 let chain = Promise.resolve();
 
-/** Messages written before the host's `init` brought the port (an early start's progress). */
-let unsent = [];
-const post = (message) => (port ? port.postMessage(message) : unsent.push(message));
-
-/**
- * The name www/start-python.js gives the worker it starts before the app has
- * loaded: that worker starts Python at once, from the files next to it, and
- * the host's `init` then brings only the port and the interrupt buffer.
- */
-const EARLY_NAME = "sandpit-early";
-/** Resolves with the host's `init` config, once it has arrived. */
-let receiveConfig;
-const hostConfig = new Promise((resolve) => {
-  receiveConfig = resolve;
-});
+const post = (message) => port.postMessage(message);
 
 // The first (and only) message on the worker itself: `init`, carrying the port.
 self.onmessage = (event) => {
@@ -81,15 +67,8 @@ self.onmessage = (event) => {
     return;
   }
   port.onmessage = (portEvent) => onHostMessage(portEvent.data);
-  for (const early of unsent.splice(0)) port.postMessage(early);
-  receiveConfig(message.config);
-  if (self.name !== EARLY_NAME) chain = chain.then(() => init(message.config));
+  chain = chain.then(() => init(message.config));
 };
-
-if (self.name === EARLY_NAME) {
-  const here = (path) => new URL(path, import.meta.url).href;
-  chain = chain.then(() => init({ pyodide_url: here("../pyodide/"), runner_url: here("runner.py") }));
-}
 
 function onHostMessage(message) {
   switch (message?.type) {
@@ -297,13 +276,8 @@ async function init(config) {
     packageOfImport = new Map(Object.entries(index.imports));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
     pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
-    // An early start has only now, from the host, what the page alone knows.
-    const host = await hostConfig;
-    if (host.pyodide_url !== config.pyodide_url || host.runner_url !== config.runner_url) {
-      throw new Error(`the worker started from ${config.pyodide_url}, not the page's ${host.pyodide_url}`);
-    }
-    if (host.interrupt_buffer) {
-      interrupt = interruptView(new Int32Array(host.interrupt_buffer));
+    if (config.interrupt_buffer) {
+      interrupt = interruptView(new Int32Array(config.interrupt_buffer));
       pyodide.setInterruptBuffer(interrupt);
     }
     // From `sys`, not `platform`: importing a module the snapshot does not

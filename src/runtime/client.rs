@@ -17,13 +17,12 @@ use std::rc::{Rc, Weak};
 use futures_channel::oneshot;
 use leptos::logging::{error as console_error, warn as console_warn};
 use wasm_bindgen::JsValue;
-use web_sys::Worker;
 
 use super::message::decode;
 use super::outcome::{self, StopReason};
 use super::scheduler::{Completion, Job, Scheduler};
 use super::timer::Timer;
-use super::worker::{take_early_worker, PythonWorker, WORKER_PATH};
+use super::worker::{PythonWorker, WORKER_PATH};
 use crate::protocol::{
     Answer, CheckReport, HostMessage, LoadProgress, OutputChunk, Query, RunId, RunRequest,
     RunResult, RunStatus, SnapshotUse, WorkerMessage,
@@ -183,14 +182,9 @@ impl Runtime {
         });
         let weak = Rc::downgrade(&shared);
         leptos::task::spawn_local(async move {
-            // A worker started early was started only under its own CSP.
-            let early = take_early_worker().await;
-            let guarded = match early {
-                Some(_) => Ok(()),
-                None => guard(&weak).await,
-            };
+            let guarded = guard(&weak).await;
             with_shared(&weak, |shared| {
-                match guarded.and_then(|()| spawn(shared, false, early)) {
+                match guarded.and_then(|()| spawn(shared, false)) {
                     Ok(slot) => shared.borrow_mut().active = Some(slot),
                     Err(error) => fail(shared, error.to_string()),
                 }
@@ -381,13 +375,9 @@ fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Starts a worker, or adopts `early`, whose messages are tagged with a new
-/// generation (`make_snapshot`: the snapshot maker, see [`PythonWorker::spawn`]).
-fn spawn(
-    shared: &Rc<RefCell<Shared>>,
-    make_snapshot: bool,
-    early: Option<Worker>,
-) -> Result<Slot, RuntimeError> {
+/// Starts a worker whose messages are tagged with a new generation
+/// (`make_snapshot`: the snapshot maker, see [`PythonWorker::spawn`]).
+fn spawn(shared: &Rc<RefCell<Shared>>, make_snapshot: bool) -> Result<Slot, RuntimeError> {
     let (generation, this) = {
         let mut state = shared.borrow_mut();
         state.generations += 1;
@@ -401,7 +391,7 @@ fn spawn(
         move |message| with_shared(&this, |shared| on_worker_error(shared, generation, message));
     Ok(Slot {
         generation,
-        worker: PythonWorker::spawn(make_snapshot, early, on_message, on_error)?,
+        worker: PythonWorker::spawn(make_snapshot, on_message, on_error)?,
         ready: false,
     })
 }
@@ -417,7 +407,7 @@ fn ensure_spare(shared: &Rc<RefCell<Shared>>) {
     if shared.borrow().spare.is_some() {
         return;
     }
-    match spawn(shared, false, None) {
+    match spawn(shared, false) {
         Ok(slot) => shared.borrow_mut().spare = Some(slot),
         Err(error) => console_error!("sandpit: could not start a spare worker: {error}"),
     }
@@ -442,7 +432,7 @@ fn after_ready(shared: &Rc<RefCell<Shared>>, snapshot: &SnapshotUse) {
         ensure_spare(shared);
         return;
     }
-    match spawn(shared, true, None) {
+    match spawn(shared, true) {
         Ok(slot) => shared.borrow_mut().maker = Some(slot),
         Err(error) => {
             console_warn!("sandpit: could not start the snapshot maker: {error}");
@@ -583,7 +573,7 @@ fn restart(shared: &Rc<RefCell<Shared>>, reason: StopReason) {
         }
         // The spare is still loading: its `ready` continues the work.
         Some(false) => {}
-        None => match spawn(shared, false, None) {
+        None => match spawn(shared, false) {
             Ok(slot) => shared.borrow_mut().active = Some(slot),
             Err(error) => fail(shared, error.to_string()),
         },

@@ -16,8 +16,6 @@ use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 pub(super) const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
 const RUNNER_PATH: &str = "pyodide-loader/runner.py";
 const PYODIDE_PATH: &str = "pyodide/";
-/// Where www/start-python.js leaves the worker it started.
-const EARLY_WORKER_GLOBAL: &str = "sandpitEarlyWorker";
 
 /// The signal Pyodide raises as `KeyboardInterrupt` when written to its interrupt buffer.
 const SIGINT: i32 = 2;
@@ -43,25 +41,19 @@ pub struct PythonWorker {
 }
 
 impl PythonWorker {
-    /// Spawns the module worker, or adopts `early` (see [`take_early_worker`]),
-    /// and sends it `init`. `on_message` gets each message's data; `on_error`
-    /// gets a description when the worker dies. With `make_snapshot` the
-    /// worker only stores a start-up snapshot (see [`WorkerConfig::make_snapshot`]).
+    /// Spawns the module worker and sends it `init`. `on_message` gets each
+    /// message's data; `on_error` gets a description when the worker dies.
+    /// With `make_snapshot` the worker only stores a start-up snapshot (see
+    /// [`WorkerConfig::make_snapshot`]).
     pub fn spawn(
         make_snapshot: bool,
-        early: Option<Worker>,
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
-        let worker = match early {
-            Some(worker) => worker,
-            None => {
-                let options = WorkerOptions::new();
-                options.set_type(WorkerType::Module);
-                Worker::new_with_options(WORKER_PATH, &options)
-                    .map_err(|e| RuntimeError::from_js(&e))?
-            }
-        };
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(WORKER_PATH, &options)
+            .map_err(|e| RuntimeError::from_js(&e))?;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             on_message(event.data())
         });
@@ -125,19 +117,6 @@ impl Drop for PythonWorker {
         self.worker.set_onerror(None);
         self.worker.terminate();
     }
-}
-
-/// The worker www/start-python.js started while the app was loading, once
-/// it found the worker's script served with its CSP; taken once, for the
-/// first (active) worker. None when there is none or it failed: the app then
-/// guards and starts its own.
-pub async fn take_early_worker() -> Option<Worker> {
-    let window = web_sys::window()?;
-    let key = JsValue::from_str(EARLY_WORKER_GLOBAL);
-    let found = js_sys::Reflect::get(&window, &key).ok()?;
-    js_sys::Reflect::delete_property(&window, &key).ok()?;
-    let started = wasm_bindgen_futures::JsFuture::from(found.dyn_into::<js_sys::Promise>().ok()?);
-    started.await.ok()?.dyn_into::<Worker>().ok()
 }
 
 fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {

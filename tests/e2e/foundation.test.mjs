@@ -199,31 +199,6 @@ describe("a run started while Python is loading", () => {
     await sandpit.close();
   });
 
-  test("starts loading Python while the app's own wasm is still downloading, and the app adopts that worker", async () => {
-    const sandpit = await app.newPage();
-    const heldApp = await sandpit.holdDownloads("**/sandpit-*_bg.wasm");
-    const pyodideRequested = new Promise((resolve) => {
-      sandpit.page.context().route("**/pyodide/pyodide.asm.wasm", (route) => {
-        resolve(true);
-        return route.continue();
-      });
-    });
-    const opened = sandpit.open();
-    // A hang detector, not a time target: without the early start nothing asks for Pyodide while the app is held.
-    const noRequest = new Promise((resolve) => setTimeout(() => resolve(false), 30_000));
-    const requested = await Promise.race([pyodideRequested, noRequest]);
-    heldApp.release();
-    assert.ok(requested, "Pyodide was fetched before the app's wasm arrived");
-    await opened;
-    await sandpit.waitReady();
-    assert.equal((await sandpit.run("6 * 7")).value, "42");
-    const messages = await sandpit.assertHealthy();
-    const ready = messages.findIndex((m) => m.from === "worker" && m.data.type === "ready");
-    const starts = messages.slice(0, ready).filter((m) => m.from === "host" && m.data.type === "init");
-    assert.equal(starts.length, 1, "one worker, the early one, was sent init before ready");
-    await sandpit.close();
-  });
-
   test("download progress is reported in bytes before ready", async () => {
     const sandpit = await (await app.newPage()).open();
     await sandpit.waitReady();
