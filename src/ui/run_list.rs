@@ -38,17 +38,26 @@ pub fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
 /// The runs of one group, oldest first.
 #[component]
 fn RunGroup(runs: RwSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
-    let members = move || {
+    // Which runs, by number: a run added to or dropped from another group
+    // leaves this one's list alone, so it is not diffed again.
+    let members = Memo::new(move |_| {
         runs.with(|runs| {
             runs.iter()
-                .filter(|entry| group_of(entry.seq) == group)
-                .cloned()
+                .map(|entry| entry.seq)
+                .filter(|seq| group_of(*seq) == group)
                 .collect::<Vec<_>>()
         })
+    });
+    let entry = move |seq: usize| {
+        runs.with_untracked(|runs| runs.iter().find(|entry| entry.seq == seq).cloned())
     };
     view! {
         <div class="run-group">
-            <For each=members key=|entry| entry.seq children=move |entry| view! { <RunView entry /> } />
+            <For
+                each=move || members.get()
+                key=|seq| *seq
+                children=move |seq| entry(seq).map(|entry| view! { <RunView entry /> })
+            />
         </div>
     }
 }
