@@ -110,7 +110,8 @@ export function firstRunOnOpen(code) {
     if (submitted && !entry) {
       for (const record of records) {
         for (const node of record.addedNodes) {
-          if (!entry && node.nodeType === 1 && node.matches('[data-testid="run-entry"]')) entry = node;
+          // A run that starts a new group of runs arrives inside it.
+          if (!entry && node.nodeType === 1) entry = node.matches('[data-testid="run-entry"]') ? node : node.querySelector('[data-testid="run-entry"]');
         }
       }
     }
@@ -143,7 +144,9 @@ export function firstRunOnOpen(code) {
  * the result but not painting it.
  */
 export function installSandpitDriver() {
-  const isEntry = (node) => node.nodeType === 1 && node.matches('[data-testid="run-entry"]');
+  /** The run entry `node` is or holds: a run that starts a new group of runs arrives inside it. */
+  const entryIn = (node) =>
+    node.nodeType !== 1 ? null : node.matches('[data-testid="run-entry"]') ? node : node.querySelector('[data-testid="run-entry"]');
   const text = (entry, id) => entry.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
   const spy = window.__benchSandpit;
   const describe = (entry, started, finished) => {
@@ -182,8 +185,9 @@ export function installSandpitDriver() {
       const observer = new MutationObserver((records) => {
         for (const record of records) {
           for (const node of record.addedNodes) {
-            if (!entry && isEntry(node)) {
-              entry = node;
+            const found = entry ? null : entryIn(node);
+            if (found) {
+              entry = found;
               queued({ result });
             }
           }

@@ -104,15 +104,10 @@ function writeBatch({ leaving = false } = {}) {
     if (added.length === 0 || leaving) return;
     const count = runs.count();
     count.onsuccess = () => {
-      let excess = count.result - keep;
+      const excess = count.result - keep;
       if (excess <= 0) return;
-      runs.openCursor().onsuccess = (event) => {
-        const cursor = event.target.result;
-        if (!cursor || excess <= 0) return;
-        cursor.delete();
-        excess -= 1;
-        cursor.continue();
-      };
+      // Keys only, then one range: a cursor would read each dropped run's whole result first.
+      runs.getAllKeys(null, excess).onsuccess = (event) => runs.delete(IDBKeyRange.upperBound(event.target.result.at(-1)));
     };
   };
   transaction("readwrite", write, { commit: leaving }).then(

@@ -12,6 +12,7 @@ mod launch;
 mod mcp_session;
 mod postmessage;
 mod rich;
+mod run_list;
 mod run_view;
 mod sessions;
 mod settings;
@@ -32,7 +33,7 @@ use crate::tools::{RunPythonArgs, ToolFile};
 use editor::Editor;
 use files::FilesPanel;
 use launch::launch;
-use run_view::RunView;
+use run_list::RunList;
 use sessions::SessionBar;
 use settings::Settings;
 use status_line::{Activity, StatusLine};
@@ -195,20 +196,6 @@ fn start_runtime() -> (RwSignal<RuntimeStatus>, SharedRuntime) {
     let runtime: SharedRuntime = StoredValue::new_local(Runtime::start(move |s| status.set(s)));
     provide_context(runtime);
     (status, runtime)
-}
-
-/// The runs so far, oldest first.
-#[component]
-fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
-    view! {
-        <section class="runs" data-testid="runs">
-            <For
-                each=move || runs.get()
-                key=|entry| entry.seq
-                children=move |entry| view! { <RunView entry /> }
-            />
-        </section>
-    }
 }
 
 /// The whole app.

@@ -142,7 +142,7 @@ describe("a long session", () => {
     await app?.close();
   });
 
-  test("shows the last 100 runs (what storage keeps), newest last, and writes out a result's JSON only when asked", async () => {
+  test("shows the last 100 runs (what storage keeps), newest last in the page and first on screen, and writes out a result's JSON only when asked", async () => {
     const sandpit = await (await app.newPage()).open();
     await sandpit.waitReady();
     await sandpit.page.getByTestId("code").fill("n = globals().get('n', 0) + 1\nn");
@@ -161,6 +161,17 @@ describe("a long session", () => {
     assert.equal(values.length, 100);
     assert.equal(values[0], "6", "the five oldest runs were let go");
     assert.equal(values.at(-1), "105");
+    // Shown newest first, from groups of ten that the browser may skip whole while out of view.
+    const layout = await sandpit.page.evaluate(() => ({
+      tops: [...document.querySelectorAll('[data-testid="run-entry"]')].map((entry) => entry.getBoundingClientRect().top),
+      groups: [...document.querySelectorAll(".run-group")].map((group) => [
+        group.querySelectorAll('[data-testid="run-entry"]').length,
+        getComputedStyle(group).contentVisibility,
+      ]),
+    }));
+    assert.ok(layout.tops.every((top, i) => i === 0 || top < layout.tops[i - 1]), "each run is drawn above the one before it");
+    // Runs 6 to 105: the first group has lost its five oldest, the last has its first five.
+    assert.deepEqual(layout.groups, [[5, "auto"], ...Array(9).fill([10, "auto"]), [5, "auto"]]);
     assert.equal(await sandpit.page.getByTestId("result-json").count(), 0, "no result is written out unasked");
     assert.equal((await sandpit.result(99)).json.value.repr, "105");
     assert.equal(await sandpit.page.getByTestId("result-json").count(), 1);

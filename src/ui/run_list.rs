@@ -1,0 +1,68 @@
+//! The runs on the page, newest at the top, in groups of [`GROUP_RUNS`].
+
+use leptos::prelude::*;
+
+use super::run_view::RunView;
+use super::RunEntry;
+
+/// Runs per group. A group out of view is skipped whole by the browser
+/// (`content-visibility: auto` on `.run-group`, see style.css), so each
+/// frame after a run walks about ten groups and the runs of the groups in
+/// view, not every run: a new run at the top moves every older one down,
+/// and with a hundred runs side by side that move cost each frame about a
+/// third more style, pre-paint and intersection work (benchmark figure 6).
+const GROUP_RUNS: usize = 10;
+
+/// The runs so far, oldest first in the DOM; style.css shows them newest first.
+#[component]
+pub fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
+    // Changes only when a group starts or empties, not with every run.
+    let groups = Memo::new(move |_| {
+        runs.with(|runs| {
+            let mut groups: Vec<usize> = runs.iter().map(|entry| group_of(entry.seq)).collect();
+            groups.dedup();
+            groups
+        })
+    });
+    view! {
+        <section class="runs" data-testid="runs">
+            <For
+                each=move || groups.get()
+                key=|group| *group
+                children=move |group| view! { <RunGroup runs group /> }
+            />
+        </section>
+    }
+}
+
+/// The runs of one group, oldest first.
+#[component]
+fn RunGroup(runs: RwSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
+    // Which runs, by number: a run added to or dropped from another group
+    // leaves this one's list alone, so it is not diffed again.
+    let members = Memo::new(move |_| {
+        runs.with(|runs| {
+            runs.iter()
+                .map(|entry| entry.seq)
+                .filter(|seq| group_of(*seq) == group)
+                .collect::<Vec<_>>()
+        })
+    });
+    let entry = move |seq: usize| {
+        runs.with_untracked(|runs| runs.iter().find(|entry| entry.seq == seq).cloned())
+    };
+    view! {
+        <div class="run-group">
+            <For
+                each=move || members.get()
+                key=|seq| *seq
+                children=move |seq| entry(seq).map(|entry| view! { <RunView entry /> })
+            />
+        </div>
+    }
+}
+
+/// Runs are grouped by submission order: a group fills up, then the next begins.
+fn group_of(seq: usize) -> usize {
+    seq / GROUP_RUNS
+}
