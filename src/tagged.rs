@@ -14,6 +14,8 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde_wasm_bindgen::Error;
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::reader::in_field;
+
 /// A JS object whose tag is read, and whose fields are read one by one.
 pub struct Tagged {
     data: JsValue,
@@ -49,7 +51,7 @@ impl Tagged {
     /// The field `name`, read as a `T` (an absent field reads as `None`).
     pub fn field<T: DeserializeOwned>(&self, name: &'static str) -> Result<T, Error> {
         serde_wasm_bindgen::from_value(self.field_value(name)?)
-            .map_err(|error| Error::custom(format_args!("field `{name}`: {error}")))
+            .map_err(|error| in_field(name, error))
     }
 
     /// The error for when no variant has this tag.

@@ -145,19 +145,9 @@ describe("a long session", () => {
   test("shows the last 100 runs (what storage keeps), newest last in the page and first on screen, and writes out a result's JSON only when asked", async () => {
     const sandpit = await (await app.newPage()).open();
     await sandpit.waitReady();
-    await sandpit.page.getByTestId("code").fill("n = globals().get('n', 0) + 1\nn");
     // 105 runs, queued at once.
-    await sandpit.page.evaluate(() => {
-      for (let i = 0; i < 105; i++) document.querySelector('[data-testid="run"]').click();
-    });
-    await sandpit.page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="run-entry"][data-phase="ok"]').length === 100,
-      null,
-      { timeout: 120_000 },
-    );
-    const values = await sandpit.page.$$eval('[data-testid="run-entry"] [data-testid="value"]', (nodes) =>
-      nodes.map((node) => node.textContent.replace(/^→ /, "")),
-    );
+    await sandpit.runRepeatedly("n = globals().get('n', 0) + 1\nn", 105, 100);
+    const values = await sandpit.runValues();
     assert.equal(values.length, 100);
     assert.equal(values[0], "6", "the five oldest runs were let go");
     assert.equal(values.at(-1), "105");

@@ -315,6 +315,29 @@ export class SandpitPage {
     return this.page.getByTestId("run-entry").count();
   }
 
+  /**
+   * Types `code` and presses Run `times` times at once (all queued), then
+   * waits until `shown` runs on the page have finished ok.
+   */
+  async runRepeatedly(code, times, shown) {
+    await this.page.getByTestId("code").fill(code);
+    await this.page.evaluate((n) => {
+      for (let i = 0; i < n; i++) document.querySelector('[data-testid="run"]').click();
+    }, times);
+    await this.page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="run-entry"][data-phase="ok"]').length === n,
+      shown,
+      { timeout: 120_000 },
+    );
+  }
+
+  /** The value shown by each run on the page, in page order (oldest first). */
+  async runValues() {
+    return this.page.$$eval('[data-testid="run-entry"] [data-testid="value"]', (nodes) =>
+      nodes.map((node) => node.textContent.replace(/^→ /, "")),
+    );
+  }
+
   /** Types `code` and presses Run (or Ctrl+Enter); returns the index of the new run. */
   async submit(code, { keyboard = false } = {}) {
     const index = await this.entryCount();

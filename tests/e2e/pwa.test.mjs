@@ -344,21 +344,11 @@ describe("the user's work", () => {
   test("the history keeps the latest 100 runs across a reload", async () => {
     const sandpit = await openApp();
     await sandpit.waitReady();
-    await sandpit.page.getByTestId("code").fill("n = globals().get('n', 0) + 1\nn");
     // 105 runs, queued at once: the five oldest are dropped from storage too.
-    await sandpit.page.evaluate(() => {
-      for (let i = 0; i < 105; i++) document.querySelector('[data-testid="run"]').click();
-    });
-    await sandpit.page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="run-entry"][data-phase="ok"]').length === 100,
-      null,
-      { timeout: 120_000 },
-    );
+    await sandpit.runRepeatedly("n = globals().get('n', 0) + 1\nn", 105, 100);
     await sandpit.waitSaved();
     await sandpit.reload();
-    const values = await sandpit.page.$$eval('[data-testid="run-entry"] [data-testid="value"]', (nodes) =>
-      nodes.map((node) => node.textContent.replace(/^→ /, "")),
-    );
+    const values = await sandpit.runValues();
     assert.equal(values.length, 100);
     assert.equal(values[0], "6", "the five oldest runs were dropped");
     assert.equal(values.at(-1), "105");
