@@ -40,10 +40,18 @@ pub fn Widget() -> impl IntoView {
         .filter(|theme| ["light", "dark"].contains(&theme.as_str()))
         .unwrap_or_else(|| "system".to_owned());
     let headless = query_param("headless").is_some();
+    // Headless, the status line still says whether Python is ready (pages
+    // wait for that), but nobody sees it follow the runs: doing so would
+    // only cost each run time.
+    let activity = if headless {
+        Memo::new(|_| Activity::default())
+    } else {
+        Activity::watch(runs)
+    };
 
     view! {
         <main class="widget" data-theme=theme hidden=headless data-testid="widget">
-            <StatusLine status activity=Activity::watch(runs) />
+            <StatusLine status activity />
             <Show when=move || refused.with(Option::is_some)>
                 <p class="status-error" data-testid="widget-refused">
                     "Refused: " {move || refused.get()}
