@@ -4,10 +4,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-# Not Leptos's `--cfg erase_components`: it saves about 14 KB gzip but boxes
-# every view, and the page's wasm memory then grew 5 MB more over 1,000 runs
-# (benchmark figure 8 at +11.8 % instead of +6.7 %, against a 10 % target).
-wasm_rustflags=""
+# Leptos's `--cfg erase_components` boxes every component's view instead of
+# compiling each nesting of view types on its own: about 15 KB gzip less
+# wasm (issue 6, figure 7). The boxes cost memory: over 1,000 runs on the
+# page its wasm memory grew 0.5 MB more (eight more 64 KiB pages; benchmark
+# figure 8 at +5.1 % instead of +3.9 %, against a 10 % target). Before the
+# run list came in groups of ten it was 5 MB more (+11.8 %), and this flag
+# was left out.
+wasm_rustflags="--cfg erase_components"
 
 if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
   # rustup here has no wasm32 std and cannot download one: build std from

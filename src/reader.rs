@@ -3,28 +3,35 @@
 //! A derived `Deserialize` is a visitor per struct (field names matched as
 //! strings, each field held aside until the end, then checked for absence),
 //! and reading a [`RunResult`] that way was the largest single piece of the
-//! app's wasm (issue 6). In the browser, a run's result, its streamed output
-//! and a check report are read with this instead, wherever serde meets them
-//! (a worker message's field, a stored run): each struct asks its source for
-//! its fields by name. Natively the derive reads them, and `tests/reader.rs`
+//! app's wasm (issue 6). In the browser, a run's result, its streamed output,
+//! a check report and the records kept in browser storage (runs, files, the
+//! workspace) are read with this instead, wherever serde meets them (a worker
+//! message's field, a stored record): each struct asks its source for its
+//! fields by name. Natively the derive reads them, and `tests/reader.rs`
 //! reads the same JSON both ways, so the two agree field for field.
 //!
 //! It accepts what `serde_wasm_bindgen` with the derive accepted: a struct is
 //! an object, of which only the named fields are read (others are ignored,
 //! as that deserializer never hands them to the derive); an `Option` field
 //! that is absent, `null` or `undefined` is `None`; every other field must be
-//! present and of its type; a list is an array. Strings, numbers, [`Text`],
-//! [`Json`] and the enums are still read by serde: small, and so the same.
+//! present and of its type; a list is an array; an enum whose variants hold a
+//! value is an object with one field, the variant's name. Strings, numbers,
+//! maps, [`Text`], [`Json`] and the other enums are still read by serde:
+//! small, and so the same.
+
+use std::collections::BTreeMap;
 
 use serde::de::{DeserializeOwned, Error as _};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::bulk::{Json, Text};
+use crate::kept_files::Refusal;
 use crate::protocol::{
     Artifact, Availability, BlockedRequest, CheckReport, FileEntry, Hint, HintCode, ImportPlan,
     LastValue, LostRun, MimeBundle, OutputChunk, Restoration, RunError, RunResult, RunStatus,
     SourceLine, StreamName, Truncation,
 };
+use crate::storage::{Kept, StoredFile, StoredOutcome, StoredRun, Workspace};
 
 /// A value to read from: a JS value in the browser, JSON natively (tests).
 pub trait Source: Sized {
@@ -40,6 +47,10 @@ pub trait Source: Sized {
 
     /// The items of this value, which must be an array.
     fn items(self) -> Result<Vec<Self>, Self::Error>;
+
+    /// The name and value of this value's only field: it must be an object
+    /// with exactly one.
+    fn only_field(self) -> Result<(String, Self), Self::Error>;
 
     /// This value read by serde.
     fn deserialize<T: DeserializeOwned>(self) -> Result<T, Self::Error>;
@@ -83,6 +94,12 @@ impl<T: FromSource> FromSource for Option<T> {
     }
 }
 
+impl<T: FromSource> FromSource for Box<T> {
+    fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+        T::read(source).map(Box::new)
+    }
+}
+
 impl<T: FromSource> FromSource for Vec<T> {
     fn read<S: Source>(source: S) -> Result<Self, S::Error> {
         source.items()?.into_iter().map(T::read).collect()
@@ -101,7 +118,8 @@ macro_rules! read_by_serde {
 }
 
 read_by_serde!(String, u32, u64, i32, f64, bool, Text, Json);
-read_by_serde!(RunStatus, StreamName, HintCode, Availability);
+read_by_serde!(RunStatus, StreamName, HintCode, Availability, Refusal);
+read_by_serde!(BTreeMap<String, String>);
 
 /// [`FromSource`] for structs: each field read under its name on the wire.
 /// The struct literal names every field, so the compiler rejects a reader
@@ -169,6 +187,32 @@ read_fields! {
         package: "package",
         message: "message",
     }
+    StoredRun { session: "session", code: "code", outcome: "outcome" }
+    StoredFile { session: "session", path: "path", size: "size", kept: "kept" }
+    Workspace { sessions: "sessions", current: "current", drafts: "drafts" }
+}
+
+/// [`FromSource`] for enums whose every variant holds one value, which serde
+/// writes as an object with one field: `{"variant": value}`.
+macro_rules! read_variants {
+    ($($type:ident { $($variant:ident: $name:literal),* $(,)? })*) => {$(
+        impl FromSource for $type {
+            fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+                let (tag, value) = source.only_field()?;
+                match tag.as_str() {
+                    $($name => FromSource::read(value)
+                        .map(Self::$variant)
+                        .map_err(|error| in_field($name, error)),)*
+                    _ => Err(S::Error::unknown_variant(&tag, &[$($name),*])),
+                }
+            }
+        }
+    )*};
+}
+
+read_variants! {
+    StoredOutcome { Finished: "finished", Failed: "failed" }
+    Kept { Content: "content", Refused: "refused" }
 }
 
 /// In the browser, where serde meets these types (a worker message's
@@ -187,7 +231,14 @@ macro_rules! deserialize_by_hand {
 }
 
 #[cfg(target_arch = "wasm32")]
-deserialize_by_hand!(RunResult, OutputChunk, CheckReport);
+deserialize_by_hand!(
+    RunResult,
+    OutputChunk,
+    CheckReport,
+    StoredRun,
+    StoredFile,
+    Workspace
+);
 
 impl Source for JsValue {
     type Error = serde_wasm_bindgen::Error;
@@ -208,6 +259,18 @@ impl Source for JsValue {
             .dyn_into::<js_sys::Array>()
             .map_err(|_| Self::Error::custom("expected an array"))?;
         Ok(array.iter().collect())
+    }
+
+    fn only_field(self) -> Result<(String, Self), Self::Error> {
+        let object = self
+            .dyn_into::<js_sys::Object>()
+            .map_err(|_| Self::Error::custom("expected an object"))?;
+        let entries = js_sys::Object::entries(&object);
+        if entries.length() != 1 {
+            return Err(Self::Error::invalid_length(entries.length() as usize, &"1"));
+        }
+        let entry: js_sys::Array = entries.get(0).unchecked_into();
+        Ok((entry.get(0).as_string().unwrap_or_default(), entry.get(1)))
     }
 
     fn deserialize<T: DeserializeOwned>(self) -> Result<T, Self::Error> {
@@ -233,6 +296,17 @@ impl Source for serde_json::Value {
         match self {
             Self::Array(items) => Ok(items),
             _ => Err(Self::Error::custom("expected an array")),
+        }
+    }
+
+    fn only_field(self) -> Result<(String, Self), Self::Error> {
+        let Self::Object(fields) = self else {
+            return Err(Self::Error::custom("expected an object"));
+        };
+        let count = fields.len();
+        match fields.into_iter().next() {
+            Some(field) if count == 1 => Ok(field),
+            _ => Err(Self::Error::invalid_length(count, &"1")),
         }
     }
 

@@ -5,6 +5,8 @@
 //! It lives in the page's IndexedDB through `www/storage.js`, which only moves
 //! plain objects; the record shapes are defined here. Components call this module
 //! and never IndexedDB, and the Python worker is never handed the database.
+//! In the browser the records are read field by field ([`crate::reader`]),
+//! natively by serde's derive; `tests/reader.rs` checks that both agree.
 
 use std::collections::BTreeMap;
 
@@ -64,7 +66,8 @@ impl From<JsValue> for StorageError {
 
 /// The sessions, the one picked, and the code in the editor for each: what
 /// the page looked like, so a reload puts it back.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 pub struct Workspace {
     /// Session names in the order shown.
     pub sessions: Vec<String>,
@@ -128,7 +131,8 @@ impl Workspace {
 }
 
 /// How a saved run ended.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum StoredOutcome {
     /// With a result (which may be an error, a timeout, ...).
@@ -138,7 +142,8 @@ pub enum StoredOutcome {
 }
 
 /// A finished run as the history keeps it.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 pub struct StoredRun {
     /// The session it ran in.
     pub session: String,
@@ -149,7 +154,8 @@ pub struct StoredRun {
 }
 
 /// A file of a session's working directory as kept across reloads.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 pub struct StoredFile {
     /// The session.
     pub session: String,
@@ -162,7 +168,8 @@ pub struct StoredFile {
 }
 
 /// A stored file's bytes, or why there are none.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Kept {
     /// The bytes, base64: the form the protocol carries them in both ways,

@@ -2,8 +2,10 @@
 //! derive reads them: both must read the same JSON the same way, and refuse
 //! what the derive refuses in the browser.
 
+use sandpit::kept_files::Refusal;
 use sandpit::protocol::{CheckReport, OutputChunk, RunResult};
 use sandpit::reader::FromSource;
+use sandpit::storage::{Kept, StoredFile, StoredOutcome, StoredRun, Workspace};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
@@ -132,4 +134,75 @@ fn unknown_fields_are_ignored_as_in_the_browser_before() {
     result["later"] = json!(1);
     result["value"]["later"] = json!(1);
     assert!(RunResult::read(result).is_ok());
+}
+
+#[test]
+fn stored_records_are_read_as_the_derive_reads_them() {
+    let run: StoredRun = both(json!({
+        "session": "main", "code": "1/0", "outcome": {"finished": full_result()}
+    }));
+    let StoredOutcome::Finished(result) = run.outcome else {
+        panic!("a finished run");
+    };
+    assert_eq!(result.stdout, "out\n");
+    let run: StoredRun =
+        both(json!({"session": "s", "code": "", "outcome": {"failed": "no Python"}}));
+    assert_eq!(run.outcome, StoredOutcome::Failed("no Python".into()));
+    let file: StoredFile = both(json!({
+        "session": "main", "path": "a.txt", "size": 2, "kept": {"content": "aGk="}
+    }));
+    assert_eq!(file.kept, Kept::Content("aGk=".into()));
+    for (refusal, expected) in [
+        (json!({"kind": "too_large"}), Refusal::TooLarge),
+        (json!({"kind": "no_room"}), Refusal::NoRoom),
+        (json!({"kind": "too_many"}), Refusal::TooMany),
+        (
+            json!({"kind": "failed", "message": "m"}),
+            Refusal::Failed {
+                message: "m".into(),
+            },
+        ),
+    ] {
+        let file: StoredFile = both(json!({
+            "session": "main", "path": "big.bin", "size": 20_000_000_u64, "kept": {"refused": refusal}
+        }));
+        assert_eq!(file.kept, Kept::Refused(expected));
+    }
+    let workspace: Workspace = both(json!({
+        "sessions": ["main", "b"], "current": "b", "drafts": {"main": "1", "b": "2"}
+    }));
+    assert_eq!(workspace.code(), "2");
+}
+
+#[test]
+fn stored_records_the_derive_refuses_are_refused() {
+    let file = |kept: Value| json!({"session": "main", "path": "a", "size": 1, "kept": kept});
+    for kept in [
+        json!({"content": "aGk=", "refused": {"kind": "no_room"}}),
+        json!({}),
+        json!({"kept": "aGk="}),
+        json!("content"),
+        json!({"content": 1}),
+    ] {
+        let why = refused::<StoredFile>(file(kept.clone()));
+        assert!(why.contains("field `kept`"), "{why}");
+        assert!(
+            serde_json::from_value::<StoredFile>(file(kept)).is_err(),
+            "the derive refuses it too"
+        );
+    }
+    assert!(refused::<StoredFile>(file(json!({"kept": "x"})))
+        .contains("unknown variant `kept`, expected `content` or `refused`"));
+    assert!(refused::<StoredFile>(
+        json!({"session": "main", "path": "a", "kept": {"content": ""}})
+    )
+    .contains("missing field `size`"));
+    assert!(
+        refused::<StoredRun>(json!({"session": "s", "code": "", "outcome": {"finished": {}}}))
+            .contains("field `outcome`: field `finished`: missing field `status`")
+    );
+    assert!(
+        refused::<Workspace>(json!({"sessions": "main", "current": "main", "drafts": {}}))
+            .contains("field `sessions`")
+    );
 }
