@@ -23,7 +23,8 @@ import traceback
 
 #: Stream output to the host once this many bytes are waiting...
 _STREAM_FLUSH_BYTES = 16 * 1024
-#: ...or once the oldest waiting output is this old (seconds).
+#: ...or, when a line ends or the code flushes, once the oldest waiting output
+#: is this old (seconds).
 _STREAM_FLUSH_SECONDS = 0.05
 
 #: Sessions' working directories live here, one each.
