@@ -121,6 +121,35 @@ fn numbers_lists_maps_and_options_read_the_same() {
 }
 
 #[test]
+fn floats_in_refusals_are_written_as_serde_json_writes_them() {
+    let mut refusals = Vec::new();
+    for exponent in -324..=308 {
+        for mantissa in [
+            "1",
+            "1.5",
+            "2.7021597764222976",
+            "9.999999999999999",
+            "-4.25",
+        ] {
+            let value: f64 = format!("{mantissa}e{exponent}").parse().expect("a float");
+            refusals.extend(agree::<String>(json!(value)));
+        }
+    }
+    for expected in [
+        "`1e-6`",
+        "`0.00001`",
+        "`1000000000000000.0`",
+        "`1e+16`",
+        "`-4.25e+307`",
+    ] {
+        assert!(
+            refusals.iter().any(|refusal| refusal.contains(expected)),
+            "no refusal quotes {expected}"
+        );
+    }
+}
+
+#[test]
 fn js_numbers_are_held_as_serde_json_held_them_after_serde_wasm_bindgen() {
     let kind = Kind::<Value>::of_js_number;
     assert_eq!(kind(42.0), Kind::Unsigned(42));
