@@ -15,6 +15,8 @@
 //! `serde_wasm_bindgen` understands: in the browser, anything holding them
 //! is serialised with it, never with `serde_json`.
 
+mod json;
+
 use std::fmt;
 
 use schemars::{JsonSchema, SchemaGenerator};
@@ -251,7 +253,9 @@ type JsonRepr = JsValue;
 type JsonRepr = serde_json::Value;
 
 /// A JSON value that may be large: the JS value itself in the browser
-/// (equal only to the same value there), a `serde_json::Value` natively.
+/// (equal there as by `===`: a string or number to an equal one, anything
+/// else only to itself), a `serde_json::Value` natively. MCP messages are
+/// held as these too, and read where they are (`src/bulk/json.rs`).
 #[derive(Clone, PartialEq)]
 pub struct Json(JsonRepr);
 
@@ -268,6 +272,17 @@ pub fn to_js(value: &impl Serialize) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
+}
+
+/// The name `value` (a unit enum variant) has on the wire.
+pub fn wire_name(value: &impl Serialize) -> String {
+    #[cfg(target_arch = "wasm32")]
+    return to_js(value).as_string().unwrap_or_default();
+    #[cfg(not(target_arch = "wasm32"))]
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 /// `value` as indented JSON text, for showing it. In the browser the text

@@ -12,6 +12,7 @@ pub mod base64;
 pub mod bulk;
 pub mod format;
 mod js_error;
+pub mod json_data;
 pub mod kept_files;
 pub mod mcp;
 pub mod protocol;

@@ -11,6 +11,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bulk::Json;
+use crate::json_data::JsonError;
 use crate::protocol::{CheckReport, InputFile, RunRequest, RunResult, DEFAULT_SESSION};
 
 /// One of the tools.
@@ -100,18 +102,20 @@ impl Tool {
         }
     }
 
-    /// The tool as MCP's `tools/list` describes it; WebMCP takes the same fields.
+    /// Every tool as MCP's `tools/list` describes it, in [`Tool::ALL`]'s
+    /// order; WebMCP takes the same fields.
     ///
     /// Read from src/tools.json, which holds [`Tool::generated_descriptor`]
     /// for every tool (`make schema` writes it; a native test fails when it
     /// is stale): shipping the JSON rather than its generator keeps schemars
-    /// out of the app's wasm.
-    pub fn descriptor(self) -> Value {
-        shipped_descriptors()
-            .as_array()
-            .and_then(|tools| tools.iter().find(|tool| tool["name"] == self.name()))
-            .cloned()
-            .unwrap_or_default()
+    /// out of the app's wasm. In the browser `JSON.parse` reads it:
+    /// serde_json's text parser (number parsing included) stays out of the
+    /// app's wasm, which reads no other JSON text (issue 6).
+    pub fn descriptors() -> Json {
+        #[cfg(target_arch = "wasm32")]
+        return Json::from(js_sys::JSON::parse(SHIPPED_DESCRIPTORS).unwrap_or_default());
+        #[cfg(not(target_arch = "wasm32"))]
+        Json::from(serde_json::from_str::<Value>(SHIPPED_DESCRIPTORS).unwrap_or_default())
     }
 
     /// The tool's descriptor generated from its Rust types.
@@ -136,19 +140,6 @@ impl Tool {
 /// Every tool's descriptor, generated from the types in this module: the
 /// text of src/tools.json without its indentation (`build.rs`).
 pub const SHIPPED_DESCRIPTORS: &str = include_str!(concat!(env!("OUT_DIR"), "/tools.json"));
-
-/// [`SHIPPED_DESCRIPTORS`] read. In the browser `JSON.parse` reads them:
-/// serde_json's text parser (number parsing included) stays out of the
-/// app's wasm, which reads no other JSON text (issue 6).
-fn shipped_descriptors() -> Value {
-    #[cfg(target_arch = "wasm32")]
-    return js_sys::JSON::parse(SHIPPED_DESCRIPTORS)
-        .ok()
-        .and_then(|parsed| serde_wasm_bindgen::from_value(parsed).ok())
-        .unwrap_or_default();
-    #[cfg(not(target_arch = "wasm32"))]
-    serde_json::from_str(SHIPPED_DESCRIPTORS).unwrap_or_default()
-}
 
 /// A JSON Schema for `T` that every JSON Schema validator the tool surfaces
 /// use accepts: draft-07 (what MCP clients validate with), without `$schema`
@@ -358,10 +349,11 @@ pub enum ToolError {
 
 impl ToolCall {
     /// Checks `arguments` (a JSON object, or null for none) against the tool called `name`.
-    pub fn parse(name: &str, arguments: Value) -> Result<Self, ToolError> {
+    pub fn parse(name: &str, arguments: &Json) -> Result<Self, ToolError> {
         let tool = Tool::named(name).ok_or_else(|| ToolError::Unknown(name.to_owned()))?;
+        let none = Json::empty_object();
         let arguments = if arguments.is_null() {
-            Value::Object(serde_json::Map::new())
+            &none
         } else {
             arguments
         };
@@ -369,20 +361,18 @@ impl ToolCall {
             tool: tool.name(),
             reason,
         };
-        let parse_error = |e: serde_json::Error| invalid(e.to_string());
+        let parse_error = |e: JsonError| invalid(e.to_string());
         match tool {
             Tool::RunPython => {
-                let args: RunPythonArgs = serde_json::from_value(arguments).map_err(parse_error)?;
+                let args: RunPythonArgs = arguments.read().map_err(parse_error)?;
                 args.into_request().map(Self::RunPython).map_err(invalid)
             }
             Tool::CheckPython => {
-                let CheckPythonArgs { code } =
-                    serde_json::from_value(arguments).map_err(parse_error)?;
+                let CheckPythonArgs { code } = arguments.read().map_err(parse_error)?;
                 Ok(Self::CheckPython { code })
             }
             Tool::ResetSession => {
-                let ResetSessionArgs { session } =
-                    serde_json::from_value(arguments).map_err(parse_error)?;
+                let ResetSessionArgs { session } = arguments.read().map_err(parse_error)?;
                 let session = session.unwrap_or_else(|| DEFAULT_SESSION.to_owned());
                 Ok(Self::ResetSession {
                     session: valid_session(session).map_err(invalid)?,

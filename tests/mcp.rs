@@ -4,19 +4,25 @@
 //! postMessage with the official SDK.
 
 use base64::Engine;
+use sandpit::bulk::Json;
 use sandpit::mcp::content::{call_result, file_uri, parse_file_uri};
 use sandpit::mcp::{Reply, Server, ToolOutcome};
 use sandpit::protocol::{RunResult, DEFAULT_SESSION};
 use sandpit::tools::{Tool, ToolCall};
 use serde_json::{json, Value};
 
-fn request(method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+fn request(method: &str, params: Value) -> Json {
+    Json::from(json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+}
+
+/// `value` as a `serde_json::Value`, to look into.
+fn value(value: impl serde::Serialize) -> Value {
+    serde_json::to_value(value).expect("serialisable")
 }
 
 fn sent(reply: Reply) -> Value {
     match reply {
-        Reply::Send(message) => message,
+        Reply::Send(message) => value(message),
         other => panic!("expected a message to send, got {other:?}"),
     }
 }
@@ -24,9 +30,7 @@ fn sent(reply: Reply) -> Value {
 /// The response `server` gives for a call it answers without making it.
 fn answered(server: &mut Server, reply: Reply) -> Value {
     match reply {
-        Reply::Answer { id, outcome } => {
-            serde_json::to_value(server.tool_response(&id, &outcome)).expect("serialisable")
-        }
+        Reply::Answer { id, outcome } => value(server.tool_response(&id, &outcome)),
         other => panic!("expected a tool result, got {other:?}"),
     }
 }
@@ -67,9 +71,7 @@ fn the_shipped_tool_descriptors_match_the_rust_types() {
         std::fs::read_to_string(SHIPPED_FILE).unwrap_or_default() == text,
         "src/tools.json is out of date with src/tools.rs; regenerate it with `make schema`"
     );
-    for tool in Tool::ALL {
-        assert_eq!(tool.descriptor(), tool.generated_descriptor());
-    }
+    assert_eq!(value(Tool::descriptors()), generated);
 }
 
 #[test]
@@ -97,9 +99,9 @@ fn tools_list_derives_every_schema_from_the_rust_types() {
 fn run_python_arguments_become_the_run_request() {
     let call = ToolCall::parse(
         "run_python",
-        json!({"code": "print(open('a.txt').read())", "session": "s1", "timeout_seconds": 2.5,
+        &Json::from(json!({"code": "print(open('a.txt').read())", "session": "s1", "timeout_seconds": 2.5,
                "files": [{"path": "a.txt", "text": "hé"}, {"path": "b.bin", "content_base64": "AAE="}],
-               "packages": ["sympy"]}),
+               "packages": ["sympy"]})),
     )
     .expect("valid");
     let ToolCall::RunPython(request) = call else {
@@ -111,13 +113,16 @@ fn run_python_arguments_become_the_run_request() {
     assert_eq!(request.files[0].content_base64, b64("hé"));
     assert_eq!(request.files[1].content_base64, "AAE=");
 
-    let defaults = ToolCall::parse("run_python", json!({"code": "1"})).expect("valid");
+    let defaults = ToolCall::parse("run_python", &Json::from(json!({"code": "1"}))).expect("valid");
     let ToolCall::RunPython(request) = defaults else {
         panic!()
     };
     assert_eq!(request.session, DEFAULT_SESSION);
     assert_eq!(request.timeout_ms, Some(30_000));
-    let unlimited = ToolCall::parse("run_python", json!({"code": "1", "timeout_seconds": 0}));
+    let unlimited = ToolCall::parse(
+        "run_python",
+        &Json::from(json!({"code": "1", "timeout_seconds": 0})),
+    );
     assert!(matches!(unlimited, Ok(ToolCall::RunPython(r)) if r.timeout_ms.is_none()));
 }
 
@@ -169,16 +174,16 @@ fn bad_arguments_are_a_tool_error_the_model_can_read_and_unknown_tools_a_protoco
 
 #[test]
 fn a_valid_call_is_handed_over_with_its_progress_token() {
-    let reply = Server::new().handle(&json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call",
-        "params": {"name": "check_python", "arguments": {"code": "import numpy"}, "_meta": {"progressToken": 7}}}));
+    let reply = Server::new().handle(&Json::from(json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call",
+        "params": {"name": "check_python", "arguments": {"code": "import numpy"}, "_meta": {"progressToken": 7}}})));
     assert_eq!(
         reply,
         Reply::Call {
-            id: json!("a"),
+            id: Json::from(json!("a")),
             call: ToolCall::CheckPython {
                 code: "import numpy".into()
             },
-            progress_token: Some(json!(7)),
+            progress_token: Some(Json::from(json!(7))),
             stream_output: true,
         }
     );
@@ -186,9 +191,11 @@ fn a_valid_call_is_handed_over_with_its_progress_token() {
 
 #[test]
 fn a_call_can_decline_streamed_output_and_progress() {
-    let reply = Server::new().handle(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+    let reply = Server::new().handle(&Json::from(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "run_python", "arguments": {"code": "print(1)"},
-            "_meta": {"sandpit/streamOutput": false}}}));
+            "_meta": {"sandpit/streamOutput": false}}}),
+    ));
     let Reply::Call {
         progress_token,
         stream_output,
@@ -204,25 +211,30 @@ fn a_call_can_decline_streamed_output_and_progress() {
 #[test]
 fn malformed_messages_get_json_rpc_errors_and_notifications_get_nothing() {
     let mut server = Server::new();
-    assert_eq!(sent(server.handle(&json!([1, 2])))["error"]["code"], -32600);
     assert_eq!(
-        sent(server.handle(&json!("hello")))["error"]["code"],
+        sent(server.handle(&Json::from(json!([1, 2]))))["error"]["code"],
         -32600
     );
     assert_eq!(
-        sent(server.handle(&json!({"id": 3, "method": "ping"})))["error"]["code"],
+        sent(server.handle(&Json::from(json!("hello"))))["error"]["code"],
+        -32600
+    );
+    assert_eq!(
+        sent(server.handle(&Json::from(json!({"id": 3, "method": "ping"}))))["error"]["code"],
         -32600
     );
     let unknown = sent(server.handle(&request("sampling/createMessage", json!({}))));
     assert_eq!(unknown["error"]["code"], -32601);
     assert_eq!(unknown["id"], 1);
     assert_eq!(
-        server.handle(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+        server.handle(&Json::from(
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        )),
         Reply::Nothing
     );
     assert_eq!(
-        server.handle(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}})),
-        Reply::Cancel(json!(9))
+        server.handle(&Json::from(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}))),
+        Reply::Cancel(Json::from(json!(9)))
     );
     assert_eq!(
         sent(server.handle(&request("ping", Value::Null)))["result"],
@@ -325,9 +337,19 @@ fn file_uris_round_trip_and_resources_read_asks_for_the_file() {
     )));
     assert_eq!(bad["error"]["code"], -32002);
 
-    let text = Server::resource_response(&json!(1), &uri, "a.txt", Ok(b64("hello")));
+    let text = value(Server::resource_response(
+        &Json::from(json!(1)),
+        &uri,
+        "a.txt",
+        Ok(b64("hello")),
+    ));
     assert_eq!(text["result"]["contents"][0]["text"], "hello");
-    let missing = Server::resource_response(&json!(1), &uri, "a.txt", Err("no such file".into()));
+    let missing = value(Server::resource_response(
+        &Json::from(json!(1)),
+        &uri,
+        "a.txt",
+        Err("no such file".into()),
+    ));
     assert!(missing["error"]["message"]
         .as_str()
         .unwrap_or_default()
@@ -341,7 +363,7 @@ fn resources_list_shows_the_files_each_session_had_after_its_last_run() {
         session: "s".into(),
         result: Box::new(result(json!({"files": [{"path": "a.csv", "size": 3}]}))),
     };
-    server.tool_response(&json!(1), &outcome);
+    server.tool_response(&Json::from(json!(1)), &outcome);
     let listed = sent(server.handle(&request("resources/list", json!({}))));
     assert_eq!(
         listed["result"]["resources"][0]["uri"],

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::bulk::Text;
+use crate::bulk::{wire_name, Text};
 use crate::format;
 use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus};
 use crate::tools::SessionReset;
@@ -75,16 +75,21 @@ enum Block<'a> {
     },
 }
 
-/// An embedded file: its text, or else its bytes (base64).
+/// An embedded file: its text, or else its bytes (base64); also what
+/// `resources/read` answers.
 #[derive(Serialize, Debug)]
 #[serde(rename_all = "camelCase")]
-struct Resource<'a> {
-    uri: String,
-    mime_type: &'a str,
+pub struct Resource<'a> {
+    /// The file's URI ([`file_uri`]).
+    pub uri: String,
+    /// Its MIME type.
+    pub mime_type: &'a str,
+    /// Its content, when that is UTF-8 text.
     #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<Text>,
+    pub text: Option<Text>,
+    /// Otherwise its bytes, as base64.
     #[serde(skip_serializing_if = "Option::is_none")]
-    blob: Option<Text>,
+    pub blob: Option<Text>,
 }
 
 /// The MCP `CallToolResult` for `outcome`.
@@ -241,10 +246,7 @@ pub fn check_summary(report: &CheckReport) -> String {
         text.push_str(" It imports nothing.");
     }
     for plan in &report.imports {
-        let availability = serde_json::to_value(plan.availability)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
+        let availability = wire_name(&plan.availability);
         text.push_str(&format!(
             "\n{} (line {}): {availability}. {}",
             plan.module, plan.line, plan.message

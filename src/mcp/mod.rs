@@ -7,6 +7,7 @@
 //! widget) and to the runtime.
 
 pub mod content;
+mod results;
 pub mod server;
 
 pub use content::{file_uri, ToolOutcome};

@@ -6,9 +6,10 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{json, Value};
 
-use super::content::{self, parse_file_uri, CallToolResult, ToolOutcome};
+use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome};
+use super::results;
+use crate::bulk::{Json, Text};
 use crate::protocol::FileEntry;
 use crate::tools::{Tool, ToolCall, ToolError};
 
@@ -26,15 +27,15 @@ const RESOURCE_NOT_FOUND: i64 = -32002;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
     /// Send this message back.
-    Send(Value),
+    Send(Json),
     /// Make this tool call, then send [`Server::tool_response`].
     Call {
         /// The request's id.
-        id: Value,
+        id: Json,
         /// The checked call.
         call: ToolCall,
         /// Where to send progress notifications, if the client asked for them.
-        progress_token: Option<Value>,
+        progress_token: Option<Json>,
         /// Whether to send output as notifications/message while the code runs.
         /// A client that only wants the result says `"sandpit/streamOutput": false`
         /// in the call's `_meta`: the result holds the same output, so each
@@ -45,14 +46,14 @@ pub enum Reply {
     /// before it could be made (bad arguments are the model's to fix).
     Answer {
         /// The request's id.
-        id: Value,
+        id: Json,
         /// Why it failed.
         outcome: ToolOutcome,
     },
     /// Read this file, then send [`Server::resource_response`].
     ReadFile {
         /// The request's id.
-        id: Value,
+        id: Json,
         /// The resource's URI.
         uri: String,
         /// The session.
@@ -61,7 +62,7 @@ pub enum Reply {
         path: String,
     },
     /// The client cancelled the request with this id.
-    Cancel(Value),
+    Cancel(Json),
     /// Nothing to send (a notification).
     Nothing,
 }
@@ -80,63 +81,62 @@ impl Server {
     }
 
     /// Decides what `message` (one JSON-RPC message) asks for.
-    pub fn handle(&mut self, message: &Value) -> Reply {
-        let Some(object) = message.as_object() else {
+    pub fn handle(&mut self, message: &Json) -> Reply {
+        if !message.is_object() {
             let why = if message.is_array() {
                 "batches are not supported: send one message at a time"
             } else {
                 "a JSON-RPC message must be an object"
             };
-            return Reply::Send(error(&Value::Null, INVALID_REQUEST, why));
-        };
-        let id = object.get("id").cloned();
-        if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            let id = id.unwrap_or(Value::Null);
-            return Reply::Send(error(&id, INVALID_REQUEST, "\"jsonrpc\" must be \"2.0\""));
+            return Reply::Send(error(None, INVALID_REQUEST, why));
         }
-        let Some(method) = object.get("method").and_then(Value::as_str) else {
+        let id = message.get("id");
+        if string(message, "jsonrpc").as_deref() != Some(JSONRPC) {
+            let why = "\"jsonrpc\" must be \"2.0\"";
+            return Reply::Send(error(id.as_ref(), INVALID_REQUEST, why));
+        }
+        let Some(method) = string(message, "method") else {
             // A response to something we never ask: nothing to do.
             return Reply::Nothing;
         };
-        let params = object.get("params").cloned().unwrap_or(Value::Null);
+        // No params read as no fields.
+        let params = message.get("params").unwrap_or_else(Json::empty_object);
         match id {
-            Some(id) => self.request(id, method, &params),
-            None => notification(method, &params),
+            Some(id) => self.request(id, &method, &params),
+            None => notification(&method, &params),
         }
     }
 
-    fn request(&mut self, id: Value, method: &str, params: &Value) -> Reply {
+    fn request(&mut self, id: Json, method: &str, params: &Json) -> Reply {
         let result = match method {
-            "initialize" => initialize(params),
-            "ping" | "logging/setLevel" => json!({}),
-            "tools/list" => json!({"tools": Tool::ALL.map(Tool::descriptor)}),
+            "initialize" => Json::of(&initialize(string(params, "protocolVersion"))),
+            "ping" | "logging/setLevel" => Json::empty_object(),
+            "tools/list" => Json::of(&results::Tools {
+                tools: Tool::descriptors(),
+            }),
             "tools/call" => return call(id, params),
-            "resources/list" => json!({"resources": self.resources()}),
-            "resources/templates/list" => json!({"resourceTemplates": [{
-                "uriTemplate": "sandpit://sessions/{session}/files/{path}",
-                "name": "session-file",
-                "title": "A file in a Python session's working directory",
-            }]}),
+            "resources/list" => Json::of(&results::Resources {
+                resources: self.resources(),
+            }),
+            "resources/templates/list" => Json::of(&results::TEMPLATES),
             "resources/read" => return read(id, params),
             _ => {
                 let message = format!("method {method:?} is not supported");
-                return Reply::Send(error(&id, METHOD_NOT_FOUND, &message));
+                return Reply::Send(error(Some(&id), METHOD_NOT_FOUND, &message));
             }
         };
         Reply::Send(response(&id, result))
     }
 
-    fn resources(&self) -> Vec<Value> {
+    fn resources(&self) -> Vec<results::FileResource<'_>> {
         self.files
             .iter()
             .flat_map(|(session, files)| {
-                files.iter().map(move |file| {
-                    json!({
-                        "uri": content::file_uri(session, &file.path),
-                        "name": file.path,
-                        "title": format!("{} (session {session})", file.path),
-                        "size": file.size,
-                    })
+                files.iter().map(move |file| results::FileResource {
+                    uri: content::file_uri(session, &file.path),
+                    name: &file.path,
+                    title: format!("{} (session {session})", file.path),
+                    size: file.size,
                 })
             })
             .collect()
@@ -145,7 +145,7 @@ impl Server {
     /// The response to tool call `id`; also remembers the files a run left.
     pub fn tool_response<'a>(
         &mut self,
-        id: &'a Value,
+        id: &'a Json,
         outcome: &'a ToolOutcome,
     ) -> Response<'a, CallToolResult<'a>> {
         if let ToolOutcome::Ran { session, result } = outcome {
@@ -160,70 +160,86 @@ impl Server {
 
     /// The response to `resources/read` request `id`: the file's bytes, or why not.
     pub fn resource_response(
-        id: &Value,
+        id: &Json,
         uri: &str,
         path: &str,
         read: Result<String, String>,
-    ) -> Value {
+    ) -> Json {
         match read {
             Ok(content_base64) => {
                 let mime = mime_of(path);
                 let text = content::is_text(mime)
                     .then(|| content::decode_utf8(&content_base64))
                     .flatten();
-                let contents = match text {
-                    Some(text) => json!({"uri": uri, "mimeType": mime, "text": text}),
-                    None => json!({"uri": uri, "mimeType": mime, "blob": content_base64}),
+                let blob = text.is_none().then(|| Text::from(content_base64));
+                let contents = Resource {
+                    uri: uri.to_owned(),
+                    mime_type: mime,
+                    text: text.map(Text::from),
+                    blob,
                 };
-                response(id, json!({"contents": [contents]}))
+                response(
+                    id,
+                    Json::of(&results::Contents {
+                        contents: [contents],
+                    }),
+                )
             }
-            Err(why) => error(id, RESOURCE_NOT_FOUND, &format!("{uri}: {why}")),
+            Err(why) => error(Some(id), RESOURCE_NOT_FOUND, &format!("{uri}: {why}")),
         }
     }
 }
 
-fn initialize(params: &Value) -> Value {
-    let asked = params.get("protocolVersion").and_then(Value::as_str);
-    let version = asked
-        .filter(|v| PROTOCOL_VERSIONS.contains(v))
+fn initialize(asked: Option<String>) -> results::Initialize {
+    let version = PROTOCOL_VERSIONS
+        .into_iter()
+        .find(|&known| asked.as_deref() == Some(known))
         .unwrap_or(PROTOCOL_VERSIONS[0]);
-    json!({
-        "protocolVersion": version,
-        "capabilities": {
-            "tools": {"listChanged": false},
-            "resources": {"listChanged": false},
-            "logging": {},
+    let not_changing = || results::ListChanged {
+        list_changed: false,
+    };
+    results::Initialize {
+        protocol_version: version,
+        capabilities: results::Capabilities {
+            tools: not_changing(),
+            resources: not_changing(),
+            logging: Json::empty_object(),
         },
-        "serverInfo": {
-            "name": "sandpit",
-            "title": "Sandpit",
-            "version": env!("CARGO_PKG_VERSION"),
+        server_info: results::ServerInfo {
+            name: "sandpit",
+            title: "Sandpit",
+            version: env!("CARGO_PKG_VERSION"),
         },
-        "instructions": "Python runs in a sandbox in the user's browser. Use run_python to \
+        instructions: "Python runs in a sandbox in the user's browser. Use run_python to \
             run code (sessions keep variables between calls), check_python to check code \
             and its imports without running it, reset_session to start a session afresh. \
             While code runs, its output arrives as notifications/message with logger \
             \"stdout\" or \"stderr\" (unless the call's _meta has \"sandpit/streamOutput\": \
             false); the result holds all of it.",
-    })
+    }
 }
 
-fn call(id: Value, params: &Value) -> Reply {
-    let Some(name) = params.get("name").and_then(Value::as_str) else {
+/// Field `name` of `message`, when it is a string.
+fn string(message: &Json, name: &str) -> Option<String> {
+    message.get(name)?.as_string()
+}
+
+fn call(id: Json, params: &Json) -> Reply {
+    let Some(name) = string(params, "name") else {
         return Reply::Send(error(
-            &id,
+            Some(&id),
             INVALID_PARAMS,
             "tools/call needs a tool \"name\"",
         ));
     };
-    let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+    let arguments = params.get("arguments").unwrap_or_else(Json::empty_object);
     let meta = params.get("_meta");
-    let progress_token = meta.and_then(|meta| meta.get("progressToken")).cloned();
+    let progress_token = meta.as_ref().and_then(|meta| meta.get("progressToken"));
     let stream_output = meta
         .and_then(|meta| meta.get("sandpit/streamOutput"))
-        .and_then(Value::as_bool)
+        .and_then(|stream| stream.as_bool())
         != Some(false);
-    match ToolCall::parse(name, arguments) {
+    match ToolCall::parse(&name, &arguments) {
         Ok(call) => Reply::Call {
             id,
             call,
@@ -231,7 +247,7 @@ fn call(id: Value, params: &Value) -> Reply {
             stream_output,
         },
         Err(unknown @ ToolError::Unknown(_)) => {
-            Reply::Send(error(&id, INVALID_PARAMS, &unknown.to_string()))
+            Reply::Send(error(Some(&id), INVALID_PARAMS, &unknown.to_string()))
         }
         // Bad arguments are the model's to fix: a tool error it can read.
         Err(invalid) => Reply::Answer {
@@ -241,15 +257,12 @@ fn call(id: Value, params: &Value) -> Reply {
     }
 }
 
-fn read(id: Value, params: &Value) -> Reply {
-    let uri = params
-        .get("uri")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    match parse_file_uri(uri) {
+fn read(id: Json, params: &Json) -> Reply {
+    let uri = string(params, "uri").unwrap_or_default();
+    match parse_file_uri(&uri) {
         Some((session, path)) => Reply::ReadFile {
             id,
-            uri: uri.to_owned(),
+            uri,
             session,
             path,
         },
@@ -257,14 +270,14 @@ fn read(id: Value, params: &Value) -> Reply {
             let message = format!(
                 "{uri:?} is not a Sandpit file URI (sandpit://sessions/<session>/files/<path>)"
             );
-            Reply::Send(error(&id, RESOURCE_NOT_FOUND, &message))
+            Reply::Send(error(Some(&id), RESOURCE_NOT_FOUND, &message))
         }
     }
 }
 
-fn notification(method: &str, params: &Value) -> Reply {
+fn notification(method: &str, params: &Json) -> Reply {
     match (method, params.get("requestId")) {
-        ("notifications/cancelled", Some(request)) => Reply::Cancel(request.clone()),
+        ("notifications/cancelled", Some(request)) => Reply::Cancel(request),
         _ => Reply::Nothing,
     }
 }
@@ -292,8 +305,22 @@ const JSONRPC: &str = "2.0";
 #[derive(Serialize, Debug)]
 pub struct Response<'a, T> {
     jsonrpc: &'static str,
-    id: &'a Value,
+    id: &'a Json,
     result: T,
+}
+
+/// A JSON-RPC error response; `id` is `null` when the request's is unknown.
+#[derive(Serialize)]
+struct ErrorResponse<'a> {
+    jsonrpc: &'static str,
+    id: Option<&'a Json>,
+    error: ErrorObject<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorObject<'a> {
+    code: i64,
+    message: &'a str,
 }
 
 /// A JSON-RPC notification with parameters of any serialisable type.
@@ -305,17 +332,21 @@ pub struct Notification<'a, T> {
 }
 
 /// A successful JSON-RPC response.
-pub fn response(id: &Value, result: Value) -> Value {
-    json!(Response {
+pub fn response(id: &Json, result: Json) -> Json {
+    Json::of(&Response {
         jsonrpc: JSONRPC,
         id,
-        result
+        result,
     })
 }
 
 /// A JSON-RPC error response.
-pub fn error(id: &Value, code: i64, message: &str) -> Value {
-    json!({"jsonrpc": JSONRPC, "id": id, "error": {"code": code, "message": message}})
+pub fn error(id: Option<&Json>, code: i64, message: &str) -> Json {
+    Json::of(&ErrorResponse {
+        jsonrpc: JSONRPC,
+        id,
+        error: ErrorObject { code, message },
+    })
 }
 
 /// A JSON-RPC notification.

@@ -7,11 +7,10 @@
 use leptos::logging::warn;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::tool_host::ToolHost;
-use crate::bulk::to_js;
+use crate::bulk::{to_js, Json};
 use crate::mcp::content::call_result;
 use crate::mcp::ToolOutcome;
 use crate::tools::{Tool, ToolCall};
@@ -66,7 +65,7 @@ impl Drop for RelayLink {
 /// to one.
 pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
     let relay = RwSignal::new(None);
-    let tools = to_js(&Value::Array(Tool::ALL.map(Tool::descriptor).to_vec()));
+    let tools = to_js(&Tool::descriptors());
     let execute = Closure::<dyn Fn(String, JsValue) -> js_sys::Promise>::new(
         move |name: String, args: JsValue| {
             wasm_bindgen_futures::future_to_promise(
@@ -104,12 +103,9 @@ pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
 
 /// Carries out one call from an agent; the answer is an MCP `CallToolResult`.
 async fn call(host: ToolHost, name: &str, args: JsValue) -> JsValue {
-    let outcome = match serde_wasm_bindgen::from_value(args)
-        .map_err(|e| format!("the arguments are not JSON: {e}"))
-        .and_then(|args| ToolCall::parse(name, args).map_err(|e| e.to_string()))
-    {
+    let outcome = match ToolCall::parse(name, &Json::from(args)) {
         Ok(call) => host.start(call, |_| {}).1.await,
-        Err(why) => ToolOutcome::Failed(why),
+        Err(why) => ToolOutcome::Failed(why.to_string()),
     };
     to_js(&call_result(&outcome))
 }

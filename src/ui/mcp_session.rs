@@ -7,11 +7,10 @@ use std::rc::Rc;
 
 use leptos::task::spawn_local;
 use serde::Serialize;
-use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 
 use super::tool_host::ToolHost;
-use crate::bulk::{to_js, Text};
+use crate::bulk::{to_js, Json, Text};
 use crate::format;
 use crate::mcp::server::notification_message;
 use crate::mcp::{Reply, Server};
@@ -26,7 +25,7 @@ pub type Send = Rc<dyn Fn(JsValue)>;
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct OutputData<'a> {
-    request_id: &'a Value,
+    request_id: &'a Json,
     stream: &'a str,
     text: &'a Text,
 }
@@ -39,6 +38,15 @@ struct LogParams<'a> {
     data: OutputData<'a>,
 }
 
+/// The parameters of a `notifications/progress`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProgressParams<'a> {
+    progress_token: &'a Json,
+    progress: u32,
+    message: String,
+}
+
 /// A connected MCP client.
 #[derive(Clone)]
 pub struct McpSession {
@@ -46,10 +54,10 @@ pub struct McpSession {
     host: ToolHost,
     send: Send,
     /// Runs of tool calls in progress, by request id, for cancelling. A
-    /// list of the few in progress, found by comparing ids as values: keying
-    /// a map by the ids' JSON text would put a JSON writer in the app's wasm
-    /// for that alone (issue 6).
-    running: Rc<RefCell<Vec<(Value, RunId)>>>,
+    /// list of the few in progress, found by comparing ids (strings or
+    /// numbers, compared by value): keying a map by the ids' JSON text would
+    /// put a JSON writer in the app's wasm for that alone (issue 6).
+    running: Rc<RefCell<Vec<(Json, RunId)>>>,
 }
 
 impl McpSession {
@@ -64,7 +72,7 @@ impl McpSession {
     }
 
     /// Handles one JSON-RPC message from the client.
-    pub fn receive(&self, message: &Value) {
+    pub fn receive(&self, message: &Json) {
         let reply = self.server.borrow_mut().handle(message);
         match reply {
             Reply::Send(message) => (self.send)(to_js(&message)),
@@ -106,9 +114,9 @@ impl McpSession {
 
     fn call(
         &self,
-        id: Value,
+        id: Json,
         call: crate::tools::ToolCall,
-        progress_token: Option<Value>,
+        progress_token: Option<Json>,
         stream_output: bool,
     ) {
         let send = self.send.clone();
@@ -147,9 +155,14 @@ impl McpSession {
             if let Some(token) = &progress_token {
                 *steps.borrow_mut() += 1;
                 let progress = *steps.borrow();
+                let params = ProgressParams {
+                    progress_token: token,
+                    progress,
+                    message,
+                };
                 send(to_js(&notification_message(
                     "notifications/progress",
-                    json!({"progressToken": token, "progress": progress, "message": message}),
+                    params,
                 )));
             }
         };
@@ -168,7 +181,7 @@ impl McpSession {
     }
 
     /// Forgets the run of request `id`, returning it if one was in progress.
-    fn take_run(&self, id: &Value) -> Option<RunId> {
+    fn take_run(&self, id: &Json) -> Option<RunId> {
         let mut running = self.running.borrow_mut();
         let index = running.iter().position(|(request, _)| request == id)?;
         Some(running.swap_remove(index).1)

@@ -206,7 +206,9 @@ pub fn App() -> impl IntoView {
     let timeout_s = RwSignal::new(30.0_f64);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
     // Packages to preload, per session: every run of that session asks for them.
-    let session_packages = RwSignal::new(std::collections::HashMap::<String, String>::new());
+    // A BTreeMap as the workspace's drafts are: a HashMap with string keys
+    // added its own hashing and table code, 1.3 KB gzip of wasm (issue 6).
+    let session_packages = RwSignal::new(std::collections::BTreeMap::<String, String>::new());
     let packages = Signal::derive(move || {
         session_packages.with(|all| session.with(|s| all.get(s).cloned().unwrap_or_default()))
     });

@@ -13,14 +13,14 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use serde_json::{json, Value};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Window};
 
 use super::mcp_session::McpSession;
 use super::tool_host::ToolHost;
-use crate::bulk::to_js;
+use crate::bulk::{to_js, Json};
 use crate::mcp::server;
 
 const CHANNEL: &str = "mcp-iframe";
@@ -86,7 +86,7 @@ pub fn serve(
                 return;
             };
             let origin = event.origin();
-            if payload == json!(CHECK_READY) {
+            if payload.as_string().as_deref() == Some(CHECK_READY) {
                 post(&parent, &origin, to_js(&SERVER_READY));
                 return;
             }
@@ -100,7 +100,8 @@ pub fn serve(
                         "Sandpit refuses requests from {origin}: this deployment lets only the \
                          pages listed in embed.allow (sandpit.config.json) drive its widget"
                     );
-                    post(&parent, &origin, to_js(&server::error(id, REFUSED, &why)));
+                    let refusal = server::error(Some(&id), REFUSED, &why);
+                    post(&parent, &origin, to_js(&refusal));
                 }
                 return;
             }
@@ -156,8 +157,12 @@ fn watch_height(
         let origin = client.borrow().as_ref().map(|(origin, _)| origin.clone());
         if let Some(origin) = origin.filter(|_| *last.borrow() != height) {
             *last.borrow_mut() = height;
-            let message =
-                json!({"channel": CHANNEL, "type": "sandpit", "event": "resize", "height": height});
+            let message = Resized {
+                channel: CHANNEL,
+                kind: "sandpit",
+                event: "resize",
+                height,
+            };
             post_raw(&parent, &origin, &to_js(&message));
         }
     });
@@ -169,17 +174,32 @@ fn watch_height(
     Some((observer, on_resize))
 }
 
+/// Sandpit's own message to the page it serves: the widget's new height.
+#[derive(Serialize)]
+struct Resized {
+    channel: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    event: &'static str,
+    height: i32,
+}
+
 /// The payload of a message in the transport's envelope, client to server.
-fn envelope_payload(event: &MessageEvent) -> Option<Value> {
-    let data: Value = serde_wasm_bindgen::from_value(event.data()).ok()?;
-    let ours = data.get("channel") == Some(&json!(CHANNEL))
-        && data.get("type") == Some(&json!("mcp"))
-        && data.get("direction") == Some(&json!("client-to-server"));
-    ours.then(|| data.get("payload").cloned()).flatten()
+fn envelope_payload(event: &MessageEvent) -> Option<Json> {
+    let data = Json::from(event.data());
+    let says = |name, expected: &str| {
+        data.get(name)
+            .and_then(|value| value.as_string())
+            .as_deref()
+            == Some(expected)
+    };
+    let ours =
+        says("channel", CHANNEL) && says("type", "mcp") && says("direction", "client-to-server");
+    ours.then(|| data.get("payload")).flatten()
 }
 
 /// The transport's envelope around a message from the server.
-#[derive(serde::Serialize)]
+#[derive(Serialize)]
 struct Envelope {
     channel: &'static str,
     #[serde(rename = "type")]

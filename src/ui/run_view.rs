@@ -347,10 +347,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
         _ => String::new(),
     };
     let hint = error.hint.map(|hint| {
-        let code = serde_json::to_value(hint.code)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
+        let code = bulk::wire_name(&hint.code);
         view! { <div class="error-hint" data-testid="hint" data-code=code>{hint.message}</div> }
     });
     let caret_line = error.line;

@@ -67,6 +67,13 @@ describe("WebMCP", () => {
     const wrong = await call("run_python", { code: 42 });
     assert.equal(wrong.isError, true);
     assert.match(wrong.content[0].text, /invalid arguments for run_python: invalid type: integer `42`, expected a string/);
+    // The other refusals a model may read, in the same words as the native tests check (tests/json_data.rs).
+    const refusal = async (name, args) => (await call(name, args)).content[0].text;
+    assert.match(await refusal("run_python", { code: "1", colour: "red" }), /unknown field `colour`, expected one of `code`/);
+    assert.match(await refusal("check_python", { code: 2.5 }), /invalid type: floating point `2.5`, expected a string/);
+    assert.match(await refusal("run_python", { code: null }), /invalid type: null, expected a string/);
+    assert.match(await refusal("reset_session", { session: -1 }), /invalid type: integer `-1`, expected a string/);
+    assert.match(await refusal("run_python", {}), /missing field `code`/);
   });
 });
 

@@ -276,7 +276,7 @@ describe("the official MCP SDK client over postMessage", () => {
     await sandpit.close();
   });
 
-  test("lists the tools and gets the right content blocks for text, errors, images and files", async () => {
+  test("lists tools and files, gets the right content blocks for text, errors, images and files, and cancels a call it gives up on", async () => {
     const out = await sandpit.page.evaluate(async ({ widgetUrl, RED_SQUARE }) => {
       const { Client, IframeParentTransport, LoggingMessageNotificationSchema } = window.mcp;
       const iframe = document.createElement("iframe");
@@ -298,8 +298,24 @@ describe("the official MCP SDK client over postMessage", () => {
       });
       const check = await client.callTool({ name: "check_python", arguments: { code: "import sympy" } });
       const unknown = await client.callTool({ name: "nope", arguments: {} }).catch((e) => e.message);
+      const listed = await client.listResources();
+      const templates = await client.listResourceTemplates();
+      const blob = await client.readResource({ uri: "sandpit://sessions/main/files/blob.bin" });
+      const pong = await client.ping();
+      // A call the client gives up on: the run is cancelled, and the session goes on.
+      const controller = new AbortController();
+      const slow = { name: "run_python", arguments: { code: "import time\ntime.sleep(30)", session: "slow" } };
+      const abandoned = client.callTool(slow, undefined, { signal: controller.signal }).catch((e) => e.message);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      controller.abort("enough");
+      await abandoned;
+      const next = await client.callTool({ name: "run_python", arguments: { code: "'next'", session: "slow" } });
       await client.close();
-      return { server: client.getServerVersion(), tools, text, error, image, file, check, unknown, logs };
+      return {
+        server: client.getServerVersion(),
+        ...{ tools, text, error, image, file, check, unknown, logs },
+        ...{ listed, templates, blob, pong, next },
+      };
     }, { widgetUrl: new URL("widget.html", app.url).href, RED_SQUARE });
 
     assert.equal(out.server.name, "sandpit");
@@ -334,6 +350,22 @@ describe("the official MCP SDK client over postMessage", () => {
     assert.equal(out.check.isError, false);
     assert.equal(out.check.structuredContent.imports[0].module, "sympy");
     assert.match(out.unknown, /no tool "nope"/);
+
+    const listed = Object.fromEntries(out.listed.resources.map((r) => [r.name, r]));
+    assert.deepEqual(listed["table.csv"], {
+      uri: "sandpit://sessions/main/files/table.csv",
+      name: "table.csv",
+      title: "table.csv (session main)",
+      size: 8,
+    });
+    assert.equal(out.templates.resourceTemplates[0].uriTemplate, "sandpit://sessions/{session}/files/{path}");
+    assert.deepEqual(out.blob.contents, [
+      { uri: "sandpit://sessions/main/files/blob.bin", mimeType: "application/octet-stream", blob: "AAECAw==" },
+    ]);
+    assert.deepEqual(out.pong, {});
+    assert.equal(out.next.structuredContent.value.repr, "'next'");
+    const frame = widgetFrame(sandpit.page);
+    await frame.locator('[data-testid="run-entry"][data-phase="cancelled"]').waitFor({ timeout: 5_000 });
   });
 });
 
