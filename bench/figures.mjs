@@ -368,11 +368,12 @@ function recoveryNote(recovery, mode) {
  * code section's bodies grouped by name), as of the size work on issue 6.
  */
 const WASM_MAKEUP =
-  "Inside the app's wasm, by code size (after the worker's messages and the saved refusals came to be read " +
-  "tag first and run results field by field, with no serde buffering, and JSON and float text parsing left " +
-  "the wasm): Leptos's view and reactive code about 17%, the standard library about 12%, serde_json's Value " +
-  "in the MCP layer about 23 KB before wasm-opt, wasm-streams (which Leptos requires through server_fn) " +
-  "about 9 KB, the app's own components and logic the rest.";
+  "Inside the app's wasm, by code size before wasm-opt (after the MCP layer came to read and write JS values " +
+  "where they are, leaving no serde_json in the wasm): Leptos's view and reactive code, with its copies for the " +
+  "app's own types, about 31%; the app's own components and logic about 29%; the standard library (formatting, " +
+  "collections, allocation) about 19%; constant data (strings, the tool descriptors, Leptos's type ids) about 7%; " +
+  "wasm-streams, which Leptos requires through server_fn and whose classes stay exported though nothing uses them, " +
+  "about 12 KB. What is left to cut is mostly Leptos and the app itself.";
 
 function sizeNote(size) {
   const largest = size.files
