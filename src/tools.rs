@@ -351,8 +351,10 @@ impl ToolCall {
     /// Checks `arguments` (a JSON object, or null for none) against the tool called `name`.
     pub fn parse(name: &str, arguments: &Json) -> Result<Self, ToolError> {
         let tool = Tool::named(name).ok_or_else(|| ToolError::Unknown(name.to_owned()))?;
-        let none = Json::empty_object();
+        // No arguments read as no fields; the empty object is made only then.
+        let none;
         let arguments = if arguments.is_null() {
+            none = Json::empty_object();
             &none
         } else {
             arguments
