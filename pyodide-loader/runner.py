@@ -46,6 +46,11 @@ _REPR_METHODS = (
 
 #: Globals of each named session.
 _sessions: dict[str, dict] = {}
+#: Each session directory's files as its last run left them (see ``_snapshot``),
+#: by directory: the next run compares against these instead of walking the
+#: directory again before it starts. So a change made between two runs (by
+#: another session's code, say) is reported with the next run's files.
+_files_after: dict[str, dict] = {}
 #: Numbers each run's pseudo file name, so tracebacks point at the right run.
 _run_counter = 0
 #: Rich outputs of the run in progress; ``display()`` appends here.
@@ -136,6 +141,7 @@ def clear_session(name: str) -> None:
     """Forgets a session's globals and files; its next run starts empty."""
     _sessions.pop(name, None)
     directory = _session_dir(name)
+    _files_after.pop(directory, None)
     if os.path.isdir(directory):
         import shutil
 
@@ -156,6 +162,7 @@ def _enter(directory: str) -> None:
         os.chdir(directory)
 
 
+@functools.lru_cache(maxsize=64)
 def _session_dir(name: str) -> str:
     """The session's working directory: its name made safe as one path segment."""
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".") or "_"
@@ -694,8 +701,12 @@ class _Job:
         """Runs the code; returns ``None`` when it has finished, else a coroutine
         that finishes it and returns the result."""
         try:
-            _write_inputs(self.request.get("files", []))
-            self.before = _snapshot()
+            files = self.request.get("files", [])
+            _write_inputs(files)
+            # Files the request brings change the directory: look at it again.
+            self.before = None if files else _files_after.get(self.directory)
+            if self.before is None:
+                self.before = _snapshot()
             body, last = _compile(self.code, self.filename)
             if _awaits(body) or _awaits(last):
                 return self._go_on(body, last)
@@ -761,8 +772,14 @@ class _Job:
         _current_displays = None
         self.capture.flush()
         # The code may have changed directory, or removed it; files are the session's.
-        _enter(self.directory)
-        return _snapshot()
+        try:
+            moved = os.getcwd() != self.directory
+        except OSError:
+            moved = True
+        if moved:
+            _enter(self.directory)
+        after = _files_after[self.directory] = _snapshot()
+        return after
 
     def result(self) -> str:
         """``RunResult`` as JSON; a timeout that strikes while it is put together

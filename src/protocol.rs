@@ -427,7 +427,8 @@ pub struct RunResult {
     pub truncated: Truncation,
     /// Requests the network policy refused during the run.
     pub blocked: Vec<BlockedRequest>,
-    /// Files the run created or changed, in path order.
+    /// Files the run created or changed, in path order: those that differ
+    /// from what the session's previous run left (see README, "Files").
     pub artifacts: Vec<Artifact>,
     /// Every file in the session's working directory after the run.
     pub files: Vec<FileEntry>,

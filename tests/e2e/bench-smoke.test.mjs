@@ -63,6 +63,8 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     assert.match(markdown, /\| 5 \| Recovery after a timeout .* interrupt mode .* \| < 50 ms \|/);
     assert.match(markdown, /\| 6 \| Throughput .* agent path .* \| ≥ 0\.80× raw \|/);
     assert.doesNotMatch(markdown, /not measured yet/);
+    // Every number in it was measured, the splits of a round trip included.
+    assert.doesNotMatch(markdown, /NaN|undefined/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
