@@ -32,8 +32,13 @@ const CLIENT = join(ROOT, "bench", "client");
 
 /** How much to measure: a few minutes on 2 cores, most of it Sandpit's 1,000-run session. */
 export const DEFAULT_SETTINGS = {
-  /** Cold + warm page loads per target (figures 1, 2, 3, 7). */
-  loads: 5,
+  /**
+   * Cold + warm page loads per target (figures 1, 2, 3, 7). A cold load's
+   * time swings by a second or more on two cores (V8 compiling Pyodide's wasm
+   * in the background competes with the start): with 5, one run's median put
+   * Sandpit at 1.01x raw and the next, on code that starts up the same, at 1.12x.
+   */
+  loads: 9,
   /** Timed round trips per kind of run and target (figure 4). */
   roundTrips: 100,
   /** Passes over the program set per target, each on a fresh page (figure 6). */
