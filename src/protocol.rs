@@ -427,8 +427,7 @@ pub struct RunResult {
     pub truncated: Truncation,
     /// Requests the network policy refused during the run.
     pub blocked: Vec<BlockedRequest>,
-    /// Files the run created or changed, in path order: those that differ
-    /// from what the session's previous run left (see README, "Files").
+    /// Files the run created or changed (since the session's last run), in path order.
     pub artifacts: Vec<Artifact>,
     /// Every file in the session's working directory after the run.
     pub files: Vec<FileEntry>,
@@ -447,6 +446,31 @@ impl RunResult {
     }
 }
 
+/// Equality and a schema for a wrapper of a JS object that postMessage
+/// passes as itself (kept whole by `serde_wasm_bindgen::preserve`): equal
+/// means the same object, and the schema can only describe it.
+macro_rules! passed_as_itself {
+    ($name:ident, $description:literal) => {
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                let (this, that): (&wasm_bindgen::JsValue, &wasm_bindgen::JsValue) =
+                    (self.0.as_ref(), other.0.as_ref());
+                this == that
+            }
+        }
+
+        impl JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "description": $description })
+            }
+        }
+    };
+}
+
 /// Pyodide's interrupt buffer: a 4-byte `SharedArrayBuffer` the host writes
 /// SIGINT into to stop a run while keeping the interpreter and its state.
 ///
@@ -457,26 +481,10 @@ pub struct InterruptBuffer(
     #[serde(with = "serde_wasm_bindgen::preserve")] pub js_sys::SharedArrayBuffer,
 );
 
-impl PartialEq for InterruptBuffer {
-    /// The same buffer, not equal contents: it is shared memory.
-    fn eq(&self, other: &Self) -> bool {
-        let (this, that): (&wasm_bindgen::JsValue, &wasm_bindgen::JsValue) =
-            (self.0.as_ref(), other.0.as_ref());
-        this == that
-    }
-}
-
-impl JsonSchema for InterruptBuffer {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "InterruptBuffer".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "A 4-byte SharedArrayBuffer, passed by postMessage as itself."
-        })
-    }
-}
+passed_as_itself!(
+    InterruptBuffer,
+    "A 4-byte SharedArrayBuffer, passed by postMessage as itself."
+);
 
 /// The end of a `MessageChannel` the worker talks to the host through.
 ///
@@ -487,26 +495,10 @@ impl JsonSchema for InterruptBuffer {
 #[serde(transparent)]
 pub struct HostPort(#[serde(with = "serde_wasm_bindgen::preserve")] pub web_sys::MessagePort);
 
-impl PartialEq for HostPort {
-    /// The same port object.
-    fn eq(&self, other: &Self) -> bool {
-        let (this, that): (&wasm_bindgen::JsValue, &wasm_bindgen::JsValue) =
-            (self.0.as_ref(), other.0.as_ref());
-        this == that
-    }
-}
-
-impl JsonSchema for HostPort {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "HostPort".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "A MessagePort, transferred by postMessage as itself."
-        })
-    }
-}
+passed_as_itself!(
+    HostPort,
+    "A MessagePort, transferred by postMessage as itself."
+);
 
 /// Sent to the worker when it starts.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
