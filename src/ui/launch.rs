@@ -15,17 +15,25 @@ use crate::storage::KEPT_RUNS;
 /// and live output up to date; `observe` also hears every event (a tool
 /// call streams them to its caller). The returned future resolves once
 /// the entry is final.
+///
+/// `shown` says whether `runs` is on screen. A headless widget's is not:
+/// its runs' output is then not buffered for drawing, which cost a timer
+/// and an animation frame request per burst of output for nothing. The
+/// frame never even came: Chromium runs no animation frames in a
+/// `display: none` cross-origin frame, so each such run left its callback
+/// pending for as long as the widget lived.
 pub fn launch(
     runtime: SharedRuntime,
     runs: RwSignal<Vec<RunEntry>>,
     request: RunRequest,
+    shown: bool,
     observe: impl Fn(&RunEvent) + 'static,
 ) -> (RunEntry, impl Future<Output = ()>) {
     let owner = Owner::new();
     let (entry, buffer, pending) = owner.with(|| {
         let live = RwSignal::new(Vec::new());
         let phase = RwSignal::new(RunPhase::Queued);
-        let buffer = LiveBuffer::new(live);
+        let buffer = shown.then(|| LiveBuffer::new(live));
         let on_event = move |event: RunEvent| {
             observe(&event);
             match event {
@@ -41,7 +49,11 @@ pub fn launch(
                 RunEvent::Started => phase.set(RunPhase::Running {
                     started_ms: now_ms(),
                 }),
-                RunEvent::Output(chunk) => buffer.push(chunk),
+                RunEvent::Output(chunk) => {
+                    if let Some(buffer) = buffer {
+                        buffer.push(chunk);
+                    }
+                }
             }
         };
         let code = StoredValue::new(request.code.clone());
@@ -71,7 +83,9 @@ pub fn launch(
             Ok(result) => RunPhase::Finished(result),
             Err(error) => RunPhase::Failed(error.to_string()),
         });
-        buffer.clear();
+        if let Some(buffer) = buffer {
+            buffer.clear();
+        }
         // Runs that were still active when the list last grew may go now.
         if runs.with_untracked(|runs| runs.len() > KEPT_RUNS as usize) {
             runs.update(forget_oldest);

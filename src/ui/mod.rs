@@ -234,6 +234,7 @@ pub fn App() -> impl IntoView {
     let relay = agents::offer_tools(ToolHost {
         runtime,
         runs,
+        shown: true,
         persistence: Some(persistence),
     });
     // Why the last Run click did not start a run, if it did not.
@@ -256,7 +257,7 @@ pub fn App() -> impl IntoView {
             }
         };
         notice.set(None);
-        let (entry, finished) = launch(runtime, runs, request, |_| {});
+        let (entry, finished) = launch(runtime, runs, request, true, |_| {});
         spawn_local(async move {
             finished.await;
             persistence.record_run(&entry);

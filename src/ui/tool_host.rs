@@ -21,6 +21,8 @@ pub struct ToolHost {
     pub runtime: SharedRuntime,
     /// The page's run list.
     pub runs: RwSignal<Vec<RunEntry>>,
+    /// Whether the run list is on screen (a headless widget's is not).
+    pub shown: bool,
     /// Keeps finished runs and the sessions' files across reloads, where the page does.
     pub persistence: Option<Persistence>,
 }
@@ -37,7 +39,8 @@ impl ToolHost {
         let work: std::pin::Pin<Box<dyn Future<Output = ToolOutcome>>> = match call {
             ToolCall::RunPython(request) => {
                 let session = request.session.clone();
-                let (entry, finished) = launch(self.runtime, self.runs, request, on_event);
+                let (entry, finished) =
+                    launch(self.runtime, self.runs, request, self.shown, on_event);
                 run_id = Some(entry.id);
                 let persistence = self.persistence;
                 Box::pin(async move {

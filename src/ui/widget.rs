@@ -20,9 +20,11 @@ pub fn Widget() -> impl IntoView {
     let runs = RwSignal::new(Vec::<RunEntry>::new());
     let refused = RwSignal::new(None::<String>);
     // Embedded runs are the embedding page's to keep: the widget stores nothing.
+    let headless = query_param("headless").is_some();
     let host = ToolHost {
         runtime,
         runs,
+        shown: !headless,
         persistence: None,
     };
     // Serving lasts as long as the widget: the listeners go with this value.
@@ -39,7 +41,6 @@ pub fn Widget() -> impl IntoView {
     let theme = query_param("theme")
         .filter(|theme| ["light", "dark"].contains(&theme.as_str()))
         .unwrap_or_else(|| "system".to_owned());
-    let headless = query_param("headless").is_some();
     // Headless, the status line still says whether Python is ready (pages
     // wait for that), but nobody sees it follow the runs: doing so would
     // only cost each run time.

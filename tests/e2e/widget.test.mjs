@@ -251,6 +251,16 @@ describe("a headless widget", () => {
     const frame = widgetFrame(sandpit.page);
     assert.equal(await frame.getByTestId("runtime-state").getAttribute("data-state"), "ready");
     assert.equal(await frame.getByTestId("run-entry").count(), 0, "a headless widget draws no runs");
+    // Headless, output is not buffered for drawing, but a listener still hears it as it is written.
+    const streamed = await sandpit.page.evaluate(async () => {
+      const heard = [];
+      const code = "import time\nfor i in range(3):\n    print('tick', i, flush=True)\n    time.sleep(0.2)";
+      const result = await window.sandpit.run(code, { onStdout: (text) => heard.push(text) });
+      return { heard, stdout: result.stdout };
+    });
+    assert.equal(streamed.stdout, "tick 0\ntick 1\ntick 2\n");
+    assert.equal(streamed.heard.join(""), streamed.stdout);
+    assert.ok(streamed.heard.length >= 2, `output arrived in pieces: ${JSON.stringify(streamed.heard)}`);
     const out = await sandpit.page.evaluate(async () => {
       const s = window.sandpit;
       const hidden = getComputedStyle(s.iframe).display === "none";
