@@ -17,6 +17,7 @@ import json
 import linecache
 import os
 import re
+import signal
 import sys
 import time
 import traceback
@@ -46,6 +47,8 @@ _REPR_METHODS = (
 
 #: Globals of each named session.
 _sessions: dict[str, dict] = {}
+#: Whether the running job has had its ``KeyboardInterrupt`` (see ``_on_interrupt``).
+_interrupted = False
 #: Each session directory's files as its last run left them (see ``_snapshot``),
 #: by directory: the next run compares against these instead of walking the
 #: directory again before it starts. So a change made between two runs (by
@@ -471,11 +474,40 @@ def _describe_value(value, limit: int) -> dict:
     return {"repr": text, "json": as_json, "truncated": truncated}
 
 
+def _on_interrupt(signum, frame) -> None:
+    """The SIGINT handler while a job runs: the first SIGINT raises
+    ``KeyboardInterrupt``, later ones are ignored.
+
+    The host writes SIGINT into Pyodide's interrupt buffer again and again
+    until the run ends (src/runtime/client.rs): Pyodide reads the buffer and
+    then zeroes it in two steps, so a write landing between them is lost.
+    Only the first that arrives may reach the code, so the runner's own work
+    after it (describing the error, putting the result together) is never
+    cut short by a repeat."""
+    global _interrupted
+    if not _interrupted:
+        _interrupted = True
+        signal.default_int_handler(signum, frame)
+
+
+def _is_runner(tb) -> bool:
+    return tb.tb_frame.f_code.co_filename == __file__
+
+
 def _user_traceback(error: BaseException):
-    """The traceback with the runner's own frames (always the outermost) removed."""
+    """The traceback without the runner's own frames: the outermost (the
+    runner calls the code) and the innermost (its interrupt handler)."""
     tb = error.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+    while tb is not None and _is_runner(tb):
         tb = tb.tb_next
+    last_user = None
+    node = tb
+    while node is not None:
+        if not _is_runner(node):
+            last_user = node
+        node = node.tb_next
+    if last_user is not None:
+        last_user.tb_next = None
     return tb
 
 
@@ -674,7 +706,10 @@ class _Job:
     """
 
     def __init__(self, request_json: str, emit, eager_output: bool, failures_json: str):
-        global _run_counter, _current_displays, _load_failures
+        global _run_counter, _current_displays, _load_failures, _interrupted
+        # Set again for every run: the code may have replaced it.
+        _interrupted = False
+        signal.signal(signal.SIGINT, _on_interrupt)
         _load_failures = json.loads(failures_json)
         self.request = request = json.loads(request_json)
         self.limits = request["limits"]
@@ -744,7 +779,8 @@ class _Job:
             self._sort(exc)
         except KeyboardInterrupt as late:
             # The host's interrupt (a timeout) came while the error was being
-            # described: it is delivered once, so describing it cannot be cut short.
+            # described: only the first is delivered (`_on_interrupt`), so
+            # describing it cannot be cut short.
             self.status, self.error = "cancelled", _describe_error(late, self.filename, self.code)
 
     def _sort(self, exc: BaseException) -> None:

@@ -40,7 +40,13 @@ const LOCKED_DOWN = [
 let port = null;
 let pyodide = null;
 let runner = null;
-/** What Pyodide reads interrupts from (`interruptView`), when the page is cross-origin isolated. */
+/**
+ * The word Pyodide reads interrupts from, when the page is cross-origin
+ * isolated. A plain Int32Array: Pyodide polls it at every check for signals
+ * (two per `print`), and an object with accessors there made a loop of
+ * prints about a quarter slower. A SIGINT that Pyodide's poll wipes out is
+ * written again by the host; the runner lets only the first reach the code.
+ */
 let interrupt = null;
 /** The run in progress, so a worker closed from Python can still say so. */
 let currentRun = null;
@@ -71,15 +77,22 @@ self.onmessage = (event) => {
 };
 
 function onHostMessage(message) {
+  // An interrupt meant for an earlier job must not hit this one.
+  const job = (work) => {
+    chain = chain.then(() => {
+      if (interrupt) Atomics.store(interrupt, 0, 0);
+      return work();
+    });
+  };
   switch (message?.type) {
     case "run":
-      chain = chain.then(() => run(message.id, message.request));
+      job(() => run(message.id, message.request));
       break;
     case "clear_session":
-      chain = chain.then(() => clearSession(message.id, message.session));
+      job(() => clearSession(message.id, message.session));
       break;
     case "query":
-      chain = chain.then(() => answer(message.id, message.query));
+      job(() => answer(message.id, message.query));
       break;
     default:
       console.warn("sandpit worker: ignored a message outside the protocol", message?.type);
@@ -277,7 +290,7 @@ async function init(config) {
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
     pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
     if (config.interrupt_buffer) {
-      interrupt = interruptView(new Int32Array(config.interrupt_buffer));
+      interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
     }
     // From `sys`, not `platform`: importing a module the snapshot does not
@@ -310,30 +323,6 @@ async function makeSnapshot(config) {
   } catch (error) {
     post({ type: "fatal", message: `could not make a start-up snapshot: ${error?.message ?? error}` });
   }
-}
-
-/**
- * What Pyodide polls for interrupts, in place of the shared word itself.
- *
- * Pyodide reads `buffer[0]` and then writes 0 to it: two steps, so a SIGINT
- * the host wrote in between was wiped out, and the run went on until its
- * worker was terminated (about one interrupt in fifteen, in a tight loop).
- * Here the word is cleared only if it still holds what was read.
- */
-function interruptView(word) {
-  let seen = 0;
-  return {
-    get 0() {
-      seen = Atomics.load(word, 0);
-      return seen;
-    },
-    set 0(value) {
-      Atomics.compareExchange(word, 0, seen, value);
-    },
-    clear() {
-      Atomics.store(word, 0, 0);
-    },
-  };
 }
 
 /**
@@ -462,8 +451,6 @@ async function finished(outcome) {
 
 async function run(id, request) {
   const emit = emitter(id, request.limits.output_bytes);
-  // An interrupt meant for an earlier run must not hit this one.
-  interrupt?.clear();
   currentRun = id;
   blocked = [];
   try {

@@ -36,6 +36,13 @@ use crate::protocol::{
 /// throw away the session's state for nothing.
 const INTERRUPT_GRACE_MS: u32 = 3_000;
 
+/// How often an interrupt is written again while its run goes on. Pyodide
+/// reads its interrupt buffer and then zeroes it in two steps, so a write
+/// landing between them is lost (about one in fifteen, in a tight loop);
+/// the runner lets only the first SIGINT of a run reach the code, so the
+/// repeats are harmless.
+const INTERRUPT_REPEAT_MS: u32 = 100;
+
 /// What the runtime is doing, for the status line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RuntimeStatus {
@@ -530,14 +537,41 @@ fn stop(shared: &Rc<RefCell<Shared>>, id: RunId, reason: StopReason) {
         sent
     };
     if interrupted {
-        let this = shared.borrow().this.clone();
-        let grace = Timer::start(INTERRUPT_GRACE_MS, move || {
-            with_shared(&this, |shared| restart(shared, reason))
-        });
-        shared.borrow_mut().timer = grace;
+        repeat_interrupt(shared, id, reason, INTERRUPT_GRACE_MS);
     } else {
         restart(shared, reason);
     }
+}
+
+/// While run `id` has not stopped, writes its interrupt again every
+/// [`INTERRUPT_REPEAT_MS`]; once `left_ms` are used up, terminates it.
+fn repeat_interrupt(shared: &Rc<RefCell<Shared>>, id: RunId, reason: StopReason, left_ms: u32) {
+    let this = shared.borrow().this.clone();
+    let wait = left_ms.min(INTERRUPT_REPEAT_MS);
+    let next = Timer::start(wait, move || {
+        with_shared(&this, |shared| {
+            let still = {
+                let state = shared.borrow();
+                state.interrupting == Some(id) && state.scheduler.in_flight() == Some(id)
+            };
+            if !still {
+                return;
+            }
+            let left = left_ms - wait;
+            let repeated = left > 0
+                && shared
+                    .borrow()
+                    .active
+                    .as_ref()
+                    .is_some_and(|slot| slot.worker.interrupt());
+            if repeated {
+                repeat_interrupt(shared, id, reason, left);
+            } else {
+                restart(shared, reason);
+            }
+        })
+    });
+    shared.borrow_mut().timer = next;
 }
 
 /// Replaces the active worker with the spare and replays the ledger into it.
