@@ -47,8 +47,9 @@ _REPR_METHODS = (
 
 #: Globals of each named session.
 _sessions: dict[str, dict] = {}
-#: Whether the running job has had its ``KeyboardInterrupt`` (see ``_on_interrupt``).
-_interrupted = False
+#: Whether a ``KeyboardInterrupt`` may no longer reach the running job (see
+#: ``_on_interrupt``): true until its code starts, and once it has had one.
+_interrupted = True
 #: Each session directory's files as its last run left them (see ``_snapshot``),
 #: by directory: the next run compares against these instead of walking the
 #: directory again before it starts. So a change made between two runs (by
@@ -707,8 +708,10 @@ class _Job:
 
     def __init__(self, request_json: str, emit, eager_output: bool, failures_json: str):
         global _run_counter, _current_displays, _load_failures, _interrupted
-        # Set again for every run: the code may have replaced it.
-        _interrupted = False
+        # Set again for every run: the code may have replaced it. An interrupt
+        # that comes before the code starts is ignored; the host's next repeat
+        # stops the code.
+        _interrupted = True
         signal.signal(signal.SIGINT, _on_interrupt)
         _load_failures = json.loads(failures_json)
         self.request = request = json.loads(request_json)
@@ -735,6 +738,7 @@ class _Job:
     def begin(self):
         """Runs the code; returns ``None`` when it has finished, else a coroutine
         that finishes it and returns the result."""
+        global _interrupted
         try:
             files = self.request.get("files", [])
             _write_inputs(files)
@@ -743,6 +747,7 @@ class _Job:
             if self.before is None:
                 self.before = _snapshot()
             body, last = _compile(self.code, self.filename)
+            _interrupted = False
             if _awaits(body) or _awaits(last):
                 return self._go_on(body, last)
             exec(body, self.namespace)

@@ -492,7 +492,10 @@ fn start_clock(shared: &Rc<RefCell<Shared>>, id: RunId) {
     });
     let on_event = {
         let mut state = shared.borrow_mut();
-        state.timer = timer;
+        // A run stopped while its packages loaded keeps the interrupt's repeats.
+        if state.interrupting != Some(id) {
+            state.timer = timer;
+        }
         state.runs.get_mut(&id).map(|run| {
             run.started_ms = Some(now_ms());
             run.on_event.clone()

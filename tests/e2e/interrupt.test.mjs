@@ -125,8 +125,9 @@ describe("interrupts", () => {
 
   test("only the first of the repeated interrupts reaches the code", async () => {
     // The code catches the interrupt and goes on for several repeats: none of them may cut it short.
+    // The output that starts the interrupts is printed inside the `try`, so they all land there or after.
     const code =
-      'import time\nprint("x" * 20_000)\ntry:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    time.sleep(0.5)\n"caught once"';
+      'import time\ntry:\n    print("x" * 20_000)\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    time.sleep(0.5)\n"caught once"';
     const caught = await run(4000, code, 0);
     assert.equal(caught.status, "ok", JSON.stringify(caught.error));
     assert.equal(caught.value.repr, "'caught once'");
