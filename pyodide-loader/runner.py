@@ -47,8 +47,9 @@ _REPR_METHODS = (
 
 #: Globals of each named session.
 _sessions: dict[str, dict] = {}
-#: Whether a ``KeyboardInterrupt`` may no longer reach the running job (see
-#: ``_on_interrupt``): true until its code starts, and once it has had one.
+#: Whether a ``KeyboardInterrupt`` may no longer reach Python (see
+#: ``_on_interrupt``): false only from the start of a run's code until its
+#: first interrupt or its result.
 _interrupted = True
 #: Each session directory's files as its last run left them (see ``_snapshot``),
 #: by directory: the next run compares against these instead of walking the
@@ -825,11 +826,16 @@ class _Job:
     def result(self) -> str:
         """``RunResult`` as JSON; a timeout that strikes while it is put together
         stops the run there, as it would have a moment earlier."""
+        global _interrupted
         try:
-            return self._result()
+            text = self._result()
         except KeyboardInterrupt as late:
             self._failed(late)
-            return self._result()
+            text = self._result()
+        # Until the next run's code starts, no interrupt reaches anything (a
+        # repeat that comes after the result, say, or code the event loop runs).
+        _interrupted = True
+        return text
 
     def _result(self) -> str:
         after = self._restore()
