@@ -76,14 +76,15 @@ self.onmessage = (event) => {
   chain = chain.then(() => init(message.config));
 };
 
+/** Queues `work` after the jobs before it, clearing first any interrupt meant for an earlier job. */
+function job(work) {
+  chain = chain.then(() => {
+    if (interrupt) Atomics.store(interrupt, 0, 0);
+    return work();
+  });
+}
+
 function onHostMessage(message) {
-  // An interrupt meant for an earlier job must not hit this one.
-  const job = (work) => {
-    chain = chain.then(() => {
-      if (interrupt) Atomics.store(interrupt, 0, 0);
-      return work();
-    });
-  };
   switch (message?.type) {
     case "run":
       job(() => run(message.id, message.request));
