@@ -78,7 +78,7 @@ export async function runBench(overrides = {}, log = () => {}) {
     const raw = rawTarget(rawServer.url);
     const agent = clientTarget(clientServer.url, widgetServer.url);
     const server = await cacheHeaders(appServer.url);
-    const loads = await measureLoads(browser, [sandpit, raw], settings.loads, log);
+    const loads = await measureLoads([sandpit, raw], settings.loads, log);
     const sessions = await measureSessions(browser, [sandpit, agent, raw], programs, settings, log);
     const recovery = await measureRecovery(
       browser,

@@ -1,15 +1,51 @@
 // The browser the bench drives: the browser tests' Chromium, with contexts
 // that can reach loopback only.
-import { launchChromium } from "../tests/e2e/harness.mjs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { launchChromium, launchProfile } from "../tests/e2e/harness.mjs";
 
 export { launchChromium };
 
 /**
- * A fresh context (empty HTTP cache) that reaches loopback and nothing else:
- * every other request goes to a proxy that is not there and fails at once.
- * The browser tests block with `context.route` instead, but routing turns
- * the HTTP cache off, and the warm start measures that cache.
+ * Every request but loopback's goes to a proxy that is not there and fails
+ * at once. The browser tests block with `context.route` instead, but routing
+ * turns the HTTP cache off, and the warm start measures that cache.
  */
+const LOOPBACK_ONLY = { server: "http://127.0.0.1:9", bypass: "127.0.0.1" };
+
+/** A fresh context (empty HTTP cache) that reaches loopback and nothing else. */
 export function newContext(browser) {
-  return browser.newContext({ proxy: { server: "http://127.0.0.1:9", bypass: "127.0.0.1" } });
+  return browser.newContext({ proxy: LOOPBACK_ONLY });
+}
+
+/**
+ * A browser of its own with a fresh on-disk profile (empty HTTP cache) that
+ * reaches loopback and nothing else; `close()` also deletes the profile.
+ *
+ * For the page loads: an incognito context keeps its HTTP cache in memory,
+ * where an entry as large as Pyodide's 9.6 MB wasm is not kept, so every
+ * worker that loads Pyodide downloaded it again: Sandpit's first visit
+ * (page, snapshot maker, warm spare) came to 43 MB instead of 24, and raw's
+ * return visit downloaded the wasm again. A user's browser caches it on
+ * disk and revalidates it instead (a 304, no body).
+ */
+export async function newProfileContext() {
+  const profile = await mkdtemp(join(tmpdir(), "sandpit-bench-profile-"));
+  const remove = () => rm(profile, { recursive: true, force: true });
+  let context;
+  try {
+    context = await launchProfile(profile, { proxy: LOOPBACK_ONLY });
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return {
+    context,
+    async close() {
+      await context.close();
+      await remove();
+    },
+  };
 }

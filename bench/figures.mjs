@@ -152,7 +152,8 @@ function row({ id, figure, title, unit, sandpit, raw, ratio, target, note, stat 
     stat,
     sandpit,
     raw,
-    ratio: ratio !== undefined ? ratio : raw ? sandpit.value / raw.value : null,
+    // No ratio to nothing: both return visits may transfer no bytes at all.
+    ratio: ratio !== undefined ? ratio : raw?.value ? sandpit.value / raw.value : null,
     target: { text: target.text, met },
     note: met === false && note ? note() : null,
   };

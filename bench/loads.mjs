@@ -1,17 +1,18 @@
 // Figures 1, 2, 3 and 7a: opening the page. Each sample is a fresh browser
-// context (empty HTTP cache): a first visit measured cold, then a return
-// visit in a new tab of the same context, with the cache the first one left.
-import { newContext } from "./browser.mjs";
+// with an on-disk profile (empty HTTP cache): a first visit measured cold,
+// then a return visit in a new tab of the same browser, with the cache the
+// first one left.
+import { newProfileContext } from "./browser.mjs";
 
 /** What an agent runs the moment it opens the page (figure 3). */
 export const FIRST_RUN = "print(1)";
 
 /** `samples` cold + warm visits per target, alternating targets so drift hits both alike. */
-export async function measureLoads(browser, targets, samples, log) {
+export async function measureLoads(targets, samples, log) {
   const loads = Object.fromEntries(targets.map((target) => [target.name, []]));
   for (let i = 1; i <= samples; i++) {
     for (const target of targets) {
-      const load = await measureLoad(browser, target);
+      const load = await measureLoad(target);
       loads[target.name].push(load);
       // Sandpit says how Python started (restored from the start-up snapshot, or not); raw has no such thing.
       const how = (visit) => (visit.snapshot ? ` (snapshot ${visit.snapshot})` : "");
@@ -26,15 +27,15 @@ export async function measureLoads(browser, targets, samples, log) {
 
 const ms = (value) => `${Math.round(value)} ms`;
 
-async function measureLoad(browser, target) {
-  const context = await newContext(browser);
+async function measureLoad(target) {
+  const browser = await newProfileContext();
   try {
-    await target.prepare(context, { firstRun: FIRST_RUN });
-    const cold = await visit(context, target);
-    const warm = await visit(context, target);
+    await target.prepare(browser.context, { firstRun: FIRST_RUN });
+    const cold = await visit(browser.context, target);
+    const warm = await visit(browser.context, target);
     return { cold, warm };
   } finally {
-    await context.close();
+    await browser.close();
   }
 }
 

@@ -86,14 +86,16 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "the code to having the answer. For Sandpit's UI that means typing into the editor, pressing Run and waiting until the " +
       "finished run is in the DOM, so it **includes rendering the run** (not painting it), as a user gets it; for raw it is " +
       "`postMessage` to the answer.",
-    "- Cold start: a fresh browser context (empty HTTP cache). Warm start: a new tab in the same context after the first " +
+    "- Cold start: a fresh browser with an on-disk profile (empty HTTP cache), as a user's browser caches: an " +
+      "incognito context keeps its HTTP cache in memory, where Pyodide's 9.6 MB wasm is not kept, so every worker that " +
+      "loads it would download it again. Warm start: a new tab in the same browser after the first " +
       "visit has settled, with the HTTP cache (and service worker, if any) it left; Sandpit's first visit settles once its " +
       "snapshot maker has stored the start-up snapshot (Python's memory after start-up), which the return visit restores. " +
       "`print(1)` is submitted the moment the page can take it (Sandpit: when the editor appears; raw: at script start).",
     "- Bytes: response bodies of every request a visit makes until the page has settled (Sandpit starts a warm spare " +
-      "worker after ready, and on a first visit a snapshot maker before it, each fetching Pyodide again, and its service " +
-      "worker, if any, fills its cache), as Content-Length; " +
-      "the server does not compress. Answers a service worker gives the page are not counted again.",
+      "worker after ready, and on a first visit a snapshot maker before it, each fetching Pyodide again, which the HTTP " +
+      "cache revalidates, and its service worker, if any, fills its cache), as Content-Length; a revalidated file (304) " +
+      "costs nothing. The server does not compress. Answers a service worker gives the page are not counted again.",
     "- Throughput: each pass runs the program set (`bench/programs/*.py`, each program with its own asserts) on a fresh " +
       "page, one program at a time, each waiting for the previous result.",
     "- Round trips and memory: one long session per target from a fresh page: run 1, a memory snapshot, the round trips " +

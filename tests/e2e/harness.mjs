@@ -133,6 +133,16 @@ export function launchChromium() {
 }
 
 /**
+ * The same Chromium as a browser of its own with an on-disk profile in
+ * `profile`, as a user has it (incognito contexts offer no installation,
+ * and their HTTP cache lives in memory); `options` go to Playwright's
+ * `launchPersistentContext`. Also used by bench/.
+ */
+export function launchProfile(profile, options = {}) {
+  return chromium.launchPersistentContext(profile, { ...options, executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+/**
  * Serves dist/ (or `root`) and launches Chromium. `isolated: false` serves
  * without COOP/COEP, as a page embedded in a third-party site would be;
  * `allowOrigins` are origins the network policy lets Python fetch from;
@@ -167,12 +177,10 @@ export async function startApp({ isolated = true, secure = true, allowOrigins, e
      */
     async newProfilePage() {
       const profile = await mkdtemp(join(tmpdir(), "sandpit-profile-"));
-      const context = await chromium
-        .launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS })
-        .catch(async (error) => {
-          await rm(profile, { recursive: true, force: true });
-          throw error;
-        });
+      const context = await launchProfile(profile).catch(async (error) => {
+        await rm(profile, { recursive: true, force: true });
+        throw error;
+      });
       profiles.push({ profile, context });
       await loopbackOnly(context);
       const page = context.pages()[0] ?? (await context.newPage());
