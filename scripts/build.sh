@@ -34,4 +34,8 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$wasm_rustflags"
 # Trunk builds offline; fetch first what the build needs (with build-std, that
 # includes the standard library's own dependencies). Quick when all is cached.
 cargo fetch --target wasm32-unknown-unknown --quiet
+# wasm-bindgen writes the JS snippets the app binds (www/*.js) here and never
+# deletes one, and Trunk ships, preloads and precaches whatever is there: a
+# snippet from an earlier build of other code stayed in the bundle.
+rm -rf target/wasm-bindgen
 trunk build --release --offline "$@"
