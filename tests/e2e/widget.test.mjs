@@ -61,7 +61,8 @@ before(async () => {
   host = await serveDemo({ files });
   isolatedHost = await serveDemo({ files, isolated: true });
   stranger = await serveDemo({ files });
-  app = await startApp({ embedOrigins: [host, isolatedHost].map((server) => new URL(server.url).origin) });
+  const origins = [host, isolatedHost].map((server) => new URL(server.url).origin);
+  app = await startApp({ embedOrigins: [...origins, new URL(crossSite(host)).origin] });
   for (const server of [host, isolatedHost, stranger]) server.setApp(app.url);
 });
 
@@ -71,6 +72,14 @@ after(async () => {
   await isolatedHost?.close();
   await stranger?.close();
 });
+
+/**
+ * `server`'s address on another site than the app's: the same loopback
+ * server under the name `localhost` (sites are told apart by host name).
+ */
+function crossSite(server) {
+  return server.url.replace("//127.0.0.1:", "//localhost:");
+}
 
 /** A page of `server` (host.html unless `path` says otherwise), with console errors collected. */
 async function openHost(server, path = "host.html") {
@@ -108,6 +117,26 @@ describe("the demo chat page", () => {
     const frame = widgetFrame(sandpit.page);
     await frame.locator('[data-testid="run-entry"][data-phase="ok"]').first().waitFor();
     assert.match(await frame.getByTestId("runs").textContent(), /pi is about 3\.1416/);
+    assert.deepEqual(sandpit.errors, []);
+    await sandpit.close();
+  });
+});
+
+describe("the demo chat page on another site", () => {
+  test("runs code in a widget that gets no service worker there, as a chat UI embeds it", async () => {
+    const sandpit = await app.newPage();
+    await sandpit.page.goto(crossSite(host));
+    await sandpit.page.getByTestId("demo-state").filter({ hasText: "Connected to sandpit" }).waitFor({ timeout: 60_000 });
+    const frame = widgetFrame(sandpit.page);
+    assert.notEqual(new URL(frame.url()).hostname, new URL(sandpit.page.url()).hostname);
+    // A third-party frame here may not use a service worker, and the widget
+    // must need none; were it allowed, this test would not show that.
+    const registration = await frame.evaluate(() => navigator.serviceWorker.getRegistration().then(() => "allowed", () => "refused"));
+    assert.equal(registration, "refused");
+    await sandpit.page.getByTestId("send").click();
+    const output = sandpit.page.locator('[data-testid="tool-output"][data-state="ok"]');
+    await output.waitFor({ timeout: 60_000 });
+    assert.equal(await output.textContent(), "pi is about 3.1416\n→ 285");
     assert.deepEqual(sandpit.errors, []);
     await sandpit.close();
   });
