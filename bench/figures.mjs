@@ -301,7 +301,8 @@ function firstResultNote(loads) {
   const after = (name) => median(loads[name].map((l) => l.cold.firstResultAt - l.cold.readyAt));
   return (
     `The first result comes ${formatMs(after("sandpit"))} after ready in Sandpit (raw: ` +
-    `${formatMs(after("raw"))}); the rest of the gap is the later ready of figure 1.`
+    `${formatMs(after("raw"))}); the rest of the gap is the later ready of figure 1. ` +
+    coldStartNote(loads)
   );
 }
 
