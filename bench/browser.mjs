@@ -1,10 +1,6 @@
 // The browser the bench drives: the browser tests' Chromium, with contexts
 // that can reach loopback only.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
-import { launchChromium, launchProfile } from "../tests/e2e/harness.mjs";
+import { launchChromium, openProfile } from "../tests/e2e/harness.mjs";
 
 export { launchChromium };
 
@@ -22,7 +18,8 @@ export function newContext(browser) {
 
 /**
  * A browser of its own with a fresh on-disk profile (empty HTTP cache) that
- * reaches loopback and nothing else; `close()` also deletes the profile.
+ * reaches loopback and nothing else: `{ context, close }`, and `close()`
+ * also deletes the profile.
  *
  * For the page loads: an incognito context keeps its HTTP cache in memory,
  * where an entry as large as Pyodide's 9.6 MB wasm is not kept, so every
@@ -31,21 +28,6 @@ export function newContext(browser) {
  * return visit downloaded the wasm again. A user's browser caches it on
  * disk and revalidates it instead (a 304, no body).
  */
-export async function newProfileContext() {
-  const profile = await mkdtemp(join(tmpdir(), "sandpit-bench-profile-"));
-  const remove = () => rm(profile, { recursive: true, force: true });
-  let context;
-  try {
-    context = await launchProfile(profile, { proxy: LOOPBACK_ONLY });
-  } catch (error) {
-    await remove();
-    throw error;
-  }
-  return {
-    context,
-    async close() {
-      await context.close();
-      await remove();
-    },
-  };
+export function newProfileContext() {
+  return openProfile({ proxy: LOOPBACK_ONLY });
 }

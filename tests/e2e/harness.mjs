@@ -133,13 +133,29 @@ export function launchChromium() {
 }
 
 /**
- * The same Chromium as a browser of its own with an on-disk profile in
- * `profile`, as a user has it (incognito contexts offer no installation,
- * and their HTTP cache lives in memory); `options` go to Playwright's
- * `launchPersistentContext`. Also used by bench/.
+ * The same Chromium as a browser of its own with a fresh on-disk profile,
+ * as a user has it (incognito contexts offer no installation, and their
+ * HTTP cache lives in memory); `options` go to Playwright's
+ * `launchPersistentContext`. Resolves to `{ context, close }`; `close()`
+ * also deletes the profile. Also used by bench/.
  */
-export function launchProfile(profile, options = {}) {
-  return chromium.launchPersistentContext(profile, { ...options, executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+export async function openProfile(options = {}) {
+  const profile = await mkdtemp(join(tmpdir(), "sandpit-profile-"));
+  const remove = () => rm(profile, { recursive: true, force: true });
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, { ...options, executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return {
+    context,
+    async close() {
+      await context.close();
+      await remove();
+    },
+  };
 }
 
 /**
@@ -176,12 +192,9 @@ export async function startApp({ isolated = true, secure = true, allowOrigins, e
      * offers installation only outside incognito contexts.
      */
     async newProfilePage() {
-      const profile = await mkdtemp(join(tmpdir(), "sandpit-profile-"));
-      const context = await launchProfile(profile).catch(async (error) => {
-        await rm(profile, { recursive: true, force: true });
-        throw error;
-      });
-      profiles.push({ profile, context });
+      const opened = await openProfile();
+      profiles.push(opened);
+      const { context } = opened;
       await loopbackOnly(context);
       const page = context.pages()[0] ?? (await context.newPage());
       return new SandpitPage(page, server.url);
@@ -190,10 +203,7 @@ export async function startApp({ isolated = true, secure = true, allowOrigins, e
       await browser.close();
       await server.close();
       // A persistent context is a browser of its own.
-      for (const { profile, context } of profiles) {
-        await context.close();
-        await rm(profile, { recursive: true, force: true });
-      }
+      for (const opened of profiles) await opened.close();
     },
   };
 }
