@@ -7,6 +7,7 @@ against the schema generated from that type, so keep the two in step.
 """
 
 import ast
+import asyncio
 import base64
 import builtins
 import functools
@@ -22,11 +23,16 @@ import sys
 import time
 import traceback
 
-#: Stream output to the host once this many bytes are waiting...
-_STREAM_FLUSH_BYTES = 16 * 1024
-#: ...or, when a line ends or the code flushes, once the oldest waiting output
-#: is this old (seconds).
+#: Stream output to the host once the oldest waiting output is this old
+#: (seconds): checked when a line ends or the code flushes, at the host's
+#: nudges while the code runs, and before a sleep this long or longer.
 _STREAM_FLUSH_SECONDS = 0.05
+#: ...and, where every line is sent at once (``eager``), once this many bytes
+#: of a line wait.
+_STREAM_FLUSH_BYTES = 16 * 1024
+#: The signal the host writes into Pyodide's interrupt buffer, every so often
+#: while a run goes on, to have waiting output streamed (``_on_nudge``).
+_NUDGE_SIGNAL = signal.SIGUSR1
 
 #: Sessions' working directories live here, one each.
 _SESSIONS_ROOT = "/home/pyodide/sessions"
@@ -60,6 +66,8 @@ _files_after: dict[str, dict] = {}
 _run_counter = 0
 #: Rich outputs of the run in progress; ``display()`` appends here.
 _current_displays: "_Displays | None" = None
+#: Output of the run in progress, for what streams it between writes.
+_current_capture: "_Capture | None" = None
 #: Import name -> package name, from the lockfile; and the packages shipped with the app.
 _package_of: dict[str, str] = {}
 _bundled: set[str] = set()
@@ -339,11 +347,14 @@ def display(*objs) -> None:
 class _Capture:
     """Keeps stdout and stderr in write order, up to a byte limit, and streams them.
 
-    Streaming is batched to keep messages few: what waits is sent once it
-    reaches a size, or once it is old enough when a line ends (``\n``, or a
-    progress bar's ``\r``) or the code flushes, as a terminal shows output.
-    ``eager`` sends every completed line at once, for when the worker may be
-    terminated mid-run and anything unsent would be lost.
+    Streaming is batched to keep messages few: what waits is sent once it is
+    old enough (``_STREAM_FLUSH_SECONDS``) when a line ends (``\n``, or a
+    progress bar's ``\r``), when the code flushes, or when the host nudges
+    (``_on_nudge``), so output written just before a long computation is not
+    held back until the next write. A run that prints fast and ends soon
+    sends its output once, at the end. ``eager`` sends every completed line,
+    and every flush, at once, for when the worker may be terminated mid-run
+    and anything unsent would be lost.
 
     A print is two writes, so a loop that prints writes thousands of times
     and each write must cost little: it is kept as it came, once, in runs of
@@ -365,6 +376,8 @@ class _Capture:
         self._sent_pieces = 0
         self._pending_bytes = 0
         self._pending_since = 0.0
+        # A nudge can come while a flush is half done (see ``flush``).
+        self._flushing = False
 
     def write(self, stream: str, text: str) -> int:
         """Keeps ``text`` (a write to ``stream``); returns its length, as a file's write does."""
@@ -391,16 +404,23 @@ class _Capture:
         if not self._pending_bytes:
             self._pending_since = time.monotonic()
         self._pending_bytes += size
-        if self._pending_bytes >= _STREAM_FLUSH_BYTES:
-            self.flush()
-        elif "\n" in kept or "\r" in kept:
+        if "\n" in kept or "\r" in kept:
             # Reading the clock at every write instead cost a loop of prints
             # about a fifth of its time.
             if self._eager:
                 self.flush()
             else:
                 self.flush_if_due()
+        elif self._eager and self._pending_bytes >= _STREAM_FLUSH_BYTES:
+            self.flush()
         return len(text)
+
+    def flush_requested(self) -> None:
+        """The code flushed (``flush=True``, ``sys.stdout.flush()``)."""
+        if self._eager:
+            self.flush()
+        else:
+            self.flush_if_due()
 
     def flush_if_due(self) -> None:
         """Streams what waits once the oldest of it is old enough."""
@@ -409,18 +429,23 @@ class _Capture:
 
     def flush(self) -> None:
         """Streams what was written since the last flush, one message per run of a stream."""
-        if not self._pending_bytes:
+        # A nudge's flush landing inside this one would send the same text twice.
+        if not self._pending_bytes or self._flushing:
             return
-        runs = self._runs
-        first = self._sent_run
-        for index in range(first, len(runs)):
-            stream, pieces = runs[index]
-            start = self._sent_pieces if index == first else 0
-            if start < len(pieces):
-                self._emit(stream, "".join(pieces[start:]))
-        self._sent_run = len(runs) - 1
-        self._sent_pieces = len(runs[-1][1])
-        self._pending_bytes = 0
+        self._flushing = True
+        try:
+            runs = self._runs
+            first = self._sent_run
+            for index in range(first, len(runs)):
+                stream, pieces = runs[index]
+                start = self._sent_pieces if index == first else 0
+                if start < len(pieces):
+                    self._emit(stream, "".join(pieces[start:]))
+            self._sent_run = len(runs) - 1
+            self._sent_pieces = len(runs[-1][1])
+            self._pending_bytes = 0
+        finally:
+            self._flushing = False
 
     def output(self) -> list[dict]:
         """The output in write order, one chunk per run of the same stream."""
@@ -445,7 +470,7 @@ class _StreamWriter:
             self.write(line)
 
     def flush(self) -> None:
-        self._capture.flush_if_due()
+        self._capture.flush_requested()
 
     def isatty(self) -> bool:
         return False
@@ -490,6 +515,38 @@ def _on_interrupt(signum, frame) -> None:
     if not _interrupted:
         _interrupted = True
         signal.default_int_handler(signum, frame)
+
+
+def _on_nudge(signum, frame) -> None:
+    """The ``_NUDGE_SIGNAL`` handler: streams the run's waiting output once
+    it is old enough.
+
+    Output is otherwise streamed only when the code writes or flushes, so a
+    line printed just before a long computation would wait for the next
+    write. The host writes this signal into the interrupt buffer every so
+    often while a run goes on (src/runtime/client.rs), and Python calls
+    this between two steps of whatever code runs."""
+    if _current_capture is not None:
+        _current_capture.flush_if_due()
+
+
+_real_sleep = time.sleep
+
+
+@functools.wraps(_real_sleep)
+def _sleep(seconds):
+    # Pyodide's sleep hears SIGINT but not the host's nudges, so what the
+    # code printed just before a long sleep is sent before it, not after.
+    try:
+        waits_long = seconds >= _STREAM_FLUSH_SECONDS
+    except Exception:  # noqa: BLE001 - not a number: time.sleep says why
+        waits_long = False
+    if waits_long and _current_capture is not None:
+        _current_capture.flush()
+    _real_sleep(seconds)
+
+
+time.sleep = _sleep
 
 
 def _is_runner(tb) -> bool:
@@ -708,12 +765,13 @@ class _Job:
     """
 
     def __init__(self, request_json: str, emit, eager_output: bool, failures_json: str):
-        global _run_counter, _current_displays, _load_failures, _interrupted
+        global _run_counter, _current_displays, _current_capture, _load_failures, _interrupted
         # Set again for every run: the code may have replaced it. An interrupt
         # that comes before the code starts is ignored; the host's next repeat
         # stops the code.
         _interrupted = True
         signal.signal(signal.SIGINT, _on_interrupt)
+        signal.signal(_NUDGE_SIGNAL, _on_nudge)
         _load_failures = json.loads(failures_json)
         self.request = request = json.loads(request_json)
         self.limits = request["limits"]
@@ -723,7 +781,7 @@ class _Job:
         linecache.cache[self.filename] = (len(code), None, code.splitlines(True), self.filename)
         self.namespace = _session_globals(request["session"])
 
-        self.capture = _Capture(self.limits["output_bytes"], emit, eager_output)
+        self.capture = _current_capture = _Capture(self.limits["output_bytes"], emit, eager_output)
         self.displays = _Displays(self.limits["display_bytes"], request.get("figure_format", "png"))
         self.saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
         sys.stdout = _StreamWriter(self.capture, "stdout")
@@ -759,6 +817,9 @@ class _Job:
         return None
 
     async def _go_on(self, body, last) -> str:
+        # While the code awaits, no Python runs for the host's nudges to reach.
+        loop = asyncio.get_running_loop()
+        self._ticking = loop.call_later(_STREAM_FLUSH_SECONDS, self._tick, loop)
         try:
             outcome = eval(body, self.namespace)
             if inspect.iscoroutine(outcome):
@@ -770,7 +831,14 @@ class _Job:
                 self._returned(value)
         except BaseException as exc:  # noqa: BLE001 - sorted by _failed, which re-raises the rest
             self._failed(exc)
+        finally:
+            self._ticking.cancel()
         return self.result()
+
+    def _tick(self, loop) -> None:
+        """Streams waiting output every ``_STREAM_FLUSH_SECONDS`` while awaiting code goes on."""
+        self.capture.flush_if_due()
+        self._ticking = loop.call_later(_STREAM_FLUSH_SECONDS, self._tick, loop)
 
     def _returned(self, result) -> None:
         if result is None:
@@ -804,14 +872,14 @@ class _Job:
 
     def _restore(self) -> dict:
         """Ends the run: figures captured, streams put back, output sent; the files now."""
-        global _current_displays
+        global _current_displays, _current_capture
         self.duration_ms = (time.perf_counter() - self.started) * 1000
         try:
             _capture_figures(self.displays)
         except Exception as exc:  # noqa: BLE001 - a figure that cannot render must not hide the run
             self.capture.write("stderr", f"Sandpit could not capture a figure: {exc!r}\n")
         sys.stdout, sys.stderr, sys.stdin, builtins.input = self.saved
-        _current_displays = None
+        _current_displays = _current_capture = None
         self.capture.flush()
         # The code may have changed directory, or removed it; files are the session's.
         try:

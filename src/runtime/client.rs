@@ -43,6 +43,12 @@ const INTERRUPT_GRACE_MS: u32 = 3_000;
 /// repeats are harmless.
 const INTERRUPT_REPEAT_MS: u32 = 100;
 
+/// How often the run in Python's hands is nudged to stream the output it
+/// holds (see `_on_nudge` in runner.py): output written just before a long
+/// computation is on screen this long after, at most, plus the runner's own
+/// 50 ms batching.
+const NUDGE_MS: u32 = 100;
+
 /// What the runtime is doing, for the status line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RuntimeStatus {
@@ -153,6 +159,8 @@ struct Shared {
     timer: Option<Timer>,
     /// The run an interrupt was sent to; stopping it again means terminating.
     interrupting: Option<RunId>,
+    /// The next nudge of the job in flight (see [`keep_streaming`]).
+    nudge: Option<Timer>,
     on_status: StatusCallback,
     failure: Option<String>,
     versions: Option<(String, String)>,
@@ -182,6 +190,7 @@ impl Runtime {
                 queries: HashMap::new(),
                 timer: None,
                 interrupting: None,
+                nudge: None,
                 on_status: Rc::new(on_status),
                 failure: None,
                 versions: None,
@@ -501,9 +510,44 @@ fn start_clock(shared: &Rc<RefCell<Shared>>, id: RunId) {
             run.on_event.clone()
         })
     };
+    keep_streaming(shared, id);
     if let Some(on_event) = on_event {
         on_event(RunEvent::Started);
     }
+}
+
+/// While run `id` is in Python's hands, nudges it every [`NUDGE_MS`] to
+/// stream the output it holds. Only where runs can be interrupted: the
+/// nudge travels through the interrupt buffer, and without one the runner
+/// sends every line at once anyway.
+fn keep_streaming(shared: &Rc<RefCell<Shared>>, id: RunId) {
+    let this = {
+        let state = shared.borrow();
+        if !state
+            .active
+            .as_ref()
+            .is_some_and(|slot| slot.worker.can_interrupt())
+        {
+            return;
+        }
+        state.this.clone()
+    };
+    let next = Timer::start(NUDGE_MS, move || {
+        with_shared(&this, |shared| {
+            let nudged = {
+                let state = shared.borrow();
+                state.scheduler.in_flight() == Some(id)
+                    && state
+                        .active
+                        .as_ref()
+                        .is_some_and(|slot| slot.worker.nudge())
+            };
+            if nudged {
+                keep_streaming(shared, id);
+            }
+        })
+    });
+    shared.borrow_mut().nudge = next;
 }
 
 /// Tells a run's caller what it sent, outside any borrow of the shared state.

@@ -19,6 +19,8 @@ const PYODIDE_PATH: &str = "pyodide/";
 
 /// The signal Pyodide raises as `KeyboardInterrupt` when written to its interrupt buffer.
 const SIGINT: i32 = 2;
+/// The signal the runner takes as a nudge to stream waiting output (`_NUDGE_SIGNAL` in runner.py).
+const SIGUSR1: i32 = 10;
 
 #[wasm_bindgen]
 extern "C" {
@@ -107,6 +109,14 @@ impl PythonWorker {
         self.interrupt
             .as_ref()
             .is_some_and(|buffer| Atomics::store(buffer, 0, SIGINT).is_ok())
+    }
+
+    /// Asks the running code's runner to stream the output it holds; false if
+    /// it cannot. Only into an empty buffer: an interrupt waiting there wins.
+    pub fn nudge(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|buffer| Atomics::compare_exchange(buffer, 0, 0, SIGUSR1).is_ok())
     }
 }
 

@@ -18,27 +18,29 @@ const LOOPS = 50;
 const LOST_AFTER_MS = 10_000;
 /** How often the host writes an interrupt again (INTERRUPT_REPEAT_MS in src/runtime/client.rs). */
 const REPEAT_MS = 100;
+/** How often the host nudges a running run to stream its output (NUDGE_MS in src/runtime/client.rs). */
+const NUDGE_MS = 100;
 
-/**
- * Prints enough to be streamed at once (the runner sends 16 KB without
- * waiting), then spins: its output says the loop has begun.
- */
-const BUSY_LOOP = 'print("x" * 20_000)\nwhile True:\n    pass';
+/** Prints, then spins: its output, streamed at a nudge, says the loop has begun. */
+const BUSY_LOOP = 'print("looping")\nwhile True:\n    pass';
 
 /**
  * In the page: starts a worker the way the host does, with an interrupt
  * buffer of its own, and exposes it on `window.__host`: `run(id, code,
- * interruptAfterMs)` writes SIGINT into the buffer that many ms after the
- * run's first output arrives (null: never), and again every
- * `repeatMs` until the run answers, as src/runtime/client.rs does;
- * `interrupt()` writes it once, now. Resolves once the worker is ready.
+ * interruptAfterMs)` nudges the run every `nudgeMs` to stream its output,
+ * writes SIGINT into the buffer that many ms after the run's first output
+ * arrives (null: never), and again every `repeatMs` until the run answers,
+ * as src/runtime/client.rs does; `interrupt()` writes it once, now.
+ * Resolves once the worker is ready.
  */
-async function startHost({ lostAfterMs, repeatMs, request }) {
-  /** SIGINT, which Pyodide raises as KeyboardInterrupt (as src/runtime/worker.rs writes it). */
+async function startHost({ lostAfterMs, repeatMs, nudgeMs, request }) {
+  /** SIGINT, which Pyodide raises as KeyboardInterrupt, and the runner's nudge (as src/runtime/worker.rs writes them). */
   const SIGINT = 2;
+  const SIGUSR1 = 10;
   const buffer = new SharedArrayBuffer(4);
   const word = new Int32Array(buffer);
   const interrupt = () => Atomics.store(word, 0, SIGINT);
+  const nudge = () => Atomics.compareExchange(word, 0, 0, SIGUSR1);
   const channel = new MessageChannel();
   const waiting = new Map();
   const streaming = new Map();
@@ -78,7 +80,9 @@ async function startHost({ lostAfterMs, repeatMs, request }) {
         });
       }
       channel.port1.postMessage({ type: "run", id, request: { ...request, code } });
+      const nudging = setInterval(nudge, nudgeMs);
       return answered.then((message) => {
+        clearInterval(nudging);
         clearInterval(repeating);
         return message.type === "done" ? message.result : { status: message.type };
       });
@@ -102,7 +106,7 @@ describe("interrupts", () => {
     const request = await sandpit.page.evaluate(
       () => window.__sandpitMessages.find((m) => m.from === "host" && m.data.type === "run").data.request,
     );
-    await sandpit.page.evaluate(startHost, { lostAfterMs: LOST_AFTER_MS, repeatMs: REPEAT_MS, request });
+    await sandpit.page.evaluate(startHost, { lostAfterMs: LOST_AFTER_MS, repeatMs: REPEAT_MS, nudgeMs: NUDGE_MS, request });
   });
 
   test("an interrupt meant for a run that has finished does not hit the next one", async () => {
@@ -127,7 +131,7 @@ describe("interrupts", () => {
     // The code catches the interrupt and goes on for several repeats: none of them may cut it short.
     // The output that starts the interrupts is printed inside the `try`, so they all land there or after.
     const code =
-      'import time\ntry:\n    print("x" * 20_000)\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    time.sleep(0.5)\n"caught once"';
+      'import time\ntry:\n    print("looping")\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    time.sleep(0.5)\n"caught once"';
     const caught = await run(4000, code, 0);
     assert.equal(caught.status, "ok", JSON.stringify(caught.error));
     assert.equal(caught.value.repr, "'caught once'");

@@ -101,6 +101,31 @@ for (const isolated of [true, false]) {
       assert.equal((await sandpit.run("counter")).value, "41");
       await sandpit.setTimeoutSeconds(20);
     });
+
+    test("what the code printed before it got stuck is on screen while it is stuck", async () => {
+      await sandpit.setTimeoutSeconds(0);
+      // Output is batched and sent when the code writes again; these write
+      // nothing more, so each must be sent without a next write: a line or
+      // part of one before a loop, a sleep, an await.
+      const stuck = [
+        ["print('before the loop')\nwhile True:\n    pass", "before the loop\n"],
+        ["print('part of a line', end='', flush=True)\nwhile True:\n    pass", "part of a line"],
+        ["import time\nprint('before the sleep')\ntime.sleep(600)", "before the sleep\n"],
+        ["import asyncio\nprint('before the await')\nawait asyncio.sleep(600)", "before the await\n"],
+      ];
+      for (const [code, printed] of stuck) {
+        const index = await sandpit.submit(code);
+        const entry = sandpit.page.getByTestId("run-entry").nth(index);
+        await entry.getByTestId("stdout").filter({ hasText: printed }).waitFor();
+        assert.equal(await entry.getAttribute("data-phase"), "running", code);
+        await sandpit.page.getByTestId("stop").click();
+        const stopped = await sandpit.result(index);
+        assert.equal(stopped.phase, "cancelled", code);
+        assert.deepEqual(stopped.output, [{ stream: "stdout", text: printed }], code);
+      }
+      assert.equal((await sandpit.run("counter")).value, "41");
+      await sandpit.setTimeoutSeconds(20);
+    });
   });
 }
 
