@@ -16,6 +16,7 @@ import inspect
 import io
 import json
 import linecache
+import math
 import os
 import re
 import signal
@@ -33,6 +34,9 @@ _STREAM_FLUSH_BYTES = 16 * 1024
 #: The signal the host writes into Pyodide's interrupt buffer, every so often
 #: while a run goes on, to have waiting output streamed (``_on_nudge``).
 _NUDGE_SIGNAL = signal.SIGUSR1
+#: A sleep looks at the interrupt buffer this often (seconds), since
+#: Pyodide's own sleep does not (``_sleep``).
+_SLEEP_SLICE_SECONDS = 0.05
 
 #: Sessions' working directories live here, one each.
 _SESSIONS_ROOT = "/home/pyodide/sessions"
@@ -68,6 +72,8 @@ _run_counter = 0
 _current_displays: "_Displays | None" = None
 #: Output of the run in progress, for what streams it between writes.
 _current_capture: "_Capture | None" = None
+#: Pyodide's interrupt buffer (an ``Int32Array``), when the page has one.
+_signal_word = None
 #: Import name -> package name, from the lockfile; and the packages shipped with the app.
 _package_of: dict[str, str] = {}
 _bundled: set[str] = set()
@@ -530,20 +536,48 @@ def _on_nudge(signum, frame) -> None:
         _current_capture.flush_if_due()
 
 
+def watch_signals(word) -> None:
+    """Receives Pyodide's interrupt buffer from the worker, for ``_sleep``."""
+    global _signal_word
+    _signal_word = word
+
+
+def _deliver_signal() -> None:
+    """Hands a signal waiting in the interrupt buffer to its Python handler
+    now, as Pyodide does when it next looks, which it does not while asleep."""
+    signum = _signal_word[0]
+    if signum:
+        _signal_word[0] = 0
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            handler(signum, sys._getframe(1))
+
+
 _real_sleep = time.sleep
 
 
 @functools.wraps(_real_sleep)
 def _sleep(seconds):
-    # Pyodide's sleep hears SIGINT but not the host's nudges, so what the
-    # code printed just before a long sleep is sent before it, not after.
+    # In a browser worker Pyodide's sleep hears neither an interrupt nor the
+    # host's nudges: a stopped run would sleep on until the host gives up
+    # and terminates its worker, and what it printed just before would wait
+    # until it wakes.
     try:
-        waits_long = seconds >= _STREAM_FLUSH_SECONDS
+        waits_long = seconds >= _SLEEP_SLICE_SECONDS and math.isfinite(seconds)
     except Exception:  # noqa: BLE001 - not a number: time.sleep says why
         waits_long = False
-    if waits_long and _current_capture is not None:
+    if not waits_long:
+        _real_sleep(seconds)
+        return
+    if _current_capture is not None:
         _current_capture.flush()
-    _real_sleep(seconds)
+    if _signal_word is None:
+        _real_sleep(seconds)
+        return
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        _real_sleep(min(left, _SLEEP_SLICE_SECONDS))
+        _deliver_signal()
 
 
 time.sleep = _sleep

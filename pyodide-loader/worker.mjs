@@ -293,6 +293,8 @@ async function init(config) {
     if (config.interrupt_buffer) {
       interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
+      // Pyodide's sleep never looks at it; the runner's sleep does.
+      runner.watch_signals(interrupt);
     }
     // From `sys`, not `platform`: importing a module the snapshot does not
     // hold costs a restored start a few hundred milliseconds.

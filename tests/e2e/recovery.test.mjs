@@ -122,6 +122,9 @@ for (const isolated of [true, false]) {
         const stopped = await sandpit.result(index);
         assert.equal(stopped.phase, "cancelled", code);
         assert.deepEqual(stopped.output, [{ stream: "stdout", text: printed }], code);
+        if (isolated && !code.includes("await")) {
+          assert.equal(stopped.json.restored, null, `${code}: stopped by an interrupt, the interpreter kept`);
+        }
       }
       assert.equal((await sandpit.run("counter")).value, "41");
       await sandpit.setTimeoutSeconds(20);
