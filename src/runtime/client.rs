@@ -159,7 +159,7 @@ struct Shared {
     timer: Option<Timer>,
     /// The run an interrupt was sent to; stopping it again means terminating.
     interrupting: Option<RunId>,
-    /// The next nudge of the job in flight (see [`keep_streaming`]).
+    /// The next nudge of the run in flight (see [`keep_streaming`]).
     nudge: Option<Timer>,
     on_status: StatusCallback,
     failure: Option<String>,
@@ -510,24 +510,25 @@ fn start_clock(shared: &Rc<RefCell<Shared>>, id: RunId) {
             run.on_event.clone()
         })
     };
-    keep_streaming(shared, id);
+    keep_streaming(shared);
     if let Some(on_event) = on_event {
         on_event(RunEvent::Started);
     }
 }
 
-/// While run `id` is in Python's hands, nudges it every [`NUDGE_MS`] to
-/// stream the output it holds. Only where runs can be interrupted: the
-/// nudge travels through the interrupt buffer, and without one the runner
-/// sends every line at once anyway.
-fn keep_streaming(shared: &Rc<RefCell<Shared>>, id: RunId) {
+/// While a run is in Python's hands, nudges it every [`NUDGE_MS`] to stream
+/// the output it holds. Only where runs can be interrupted: the nudge
+/// travels through the interrupt buffer, and without one the runner sends
+/// every line at once anyway. One timer serves runs that follow each other
+/// (it stops at the first tick that finds none in flight), not one per run.
+fn keep_streaming(shared: &Rc<RefCell<Shared>>) {
     let this = {
         let state = shared.borrow();
-        if !state
+        let interrupts = state
             .active
             .as_ref()
-            .is_some_and(|slot| slot.worker.can_interrupt())
-        {
+            .is_some_and(|slot| slot.worker.can_interrupt());
+        if state.nudge.is_some() || !interrupts {
             return;
         }
         state.this.clone()
@@ -535,15 +536,16 @@ fn keep_streaming(shared: &Rc<RefCell<Shared>>, id: RunId) {
     let next = Timer::start(NUDGE_MS, move || {
         with_shared(&this, |shared| {
             let nudged = {
-                let state = shared.borrow();
-                state.scheduler.in_flight() == Some(id)
+                let mut state = shared.borrow_mut();
+                state.nudge = None;
+                state.scheduler.in_flight().is_some()
                     && state
                         .active
                         .as_ref()
                         .is_some_and(|slot| slot.worker.nudge())
             };
             if nudged {
-                keep_streaming(shared, id);
+                keep_streaming(shared);
             }
         })
     });
