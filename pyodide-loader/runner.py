@@ -358,7 +358,7 @@ class _Capture:
     progress bar's ``\r``), when the code flushes, or when the host nudges
     (``_on_nudge``), so output written just before a long computation is not
     held back until the next write. A run that prints fast and ends soon
-    sends its output once, at the end. ``eager`` sends every completed line,
+    streams nothing: its result holds the output. ``eager`` sends every completed line,
     and every flush, at once, for when the worker may be terminated mid-run
     and anything unsent would be lost.
 
@@ -905,7 +905,10 @@ class _Job:
             raise exc
 
     def _restore(self) -> dict:
-        """Ends the run: figures captured, streams put back, output sent; the files now."""
+        """Ends the run: figures captured, streams put back; the files now.
+
+        What the capture has not streamed is not sent on its own: it goes in
+        the result, and the host passes it on to whoever follows the run."""
         global _current_displays, _current_capture
         self.duration_ms = (time.perf_counter() - self.started) * 1000
         try:
@@ -914,7 +917,6 @@ class _Job:
             self.capture.write("stderr", f"Sandpit could not capture a figure: {exc!r}\n")
         sys.stdout, sys.stderr, sys.stdin, builtins.input = self.saved
         _current_displays = _current_capture = None
-        self.capture.flush()
         # The code may have changed directory, or removed it; files are the session's.
         try:
             moved = os.getcwd() != self.directory

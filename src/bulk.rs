@@ -136,6 +136,24 @@ impl Text {
         pieces
     }
 
+    /// Its length in the units [`Text::line_pieces`] counts: UTF-16 units
+    /// in the browser, bytes natively.
+    pub fn units(&self) -> usize {
+        #[cfg(target_arch = "wasm32")]
+        return self.0.length() as usize;
+        #[cfg(not(target_arch = "wasm32"))]
+        self.0.len()
+    }
+
+    /// The text after its first `units` units (see [`Text::units`]); empty
+    /// when that is all of it. Natively `units` must end on a character.
+    pub fn after(&self, units: usize) -> Text {
+        #[cfg(target_arch = "wasm32")]
+        return Text(self.0.slice(units as u32, self.0.length()));
+        #[cfg(not(target_arch = "wasm32"))]
+        Text(self.0.get(units..).unwrap_or_default().to_owned())
+    }
+
     /// How many newlines the text holds.
     pub fn newlines(&self) -> usize {
         #[cfg(target_arch = "wasm32")]

@@ -210,6 +210,27 @@ impl OutputChunk {
         }
     }
 
+    /// What of `output`, a run's whole output in order, comes after the
+    /// `streamed` chunks, which are its beginning: the end of a run's output
+    /// that reached the host only in its result.
+    pub fn unstreamed(output: &[OutputChunk], streamed: &[OutputChunk]) -> Vec<OutputChunk> {
+        let mut skip: usize = streamed.iter().map(|chunk| chunk.text.units()).sum();
+        let mut rest = Vec::new();
+        for chunk in output {
+            let units = chunk.text.units();
+            if skip >= units {
+                skip -= units;
+                continue;
+            }
+            rest.push(OutputChunk {
+                stream: chunk.stream,
+                text: chunk.text.after(skip),
+            });
+            skip = 0;
+        }
+        rest
+    }
+
     /// The text of `stream` in `chunks`, in order.
     pub fn text_of(chunks: &[OutputChunk], stream: StreamName) -> Text {
         Text::join(

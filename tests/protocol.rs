@@ -136,3 +136,42 @@ fn the_committed_schema_matches_the_rust_types() {
         "{SCHEMA_FILE} is out of date with src/protocol.rs; regenerate it with `make schema`"
     );
 }
+
+#[test]
+fn the_output_a_run_did_not_stream_is_what_follows_its_streamed_chunks() {
+    let chunk = |stream, text: &str| OutputChunk {
+        stream,
+        text: text.into(),
+    };
+    let output = [
+        chunk(StreamName::Stdout, "a\nbé\n"),
+        chunk(StreamName::Stderr, "oops\n"),
+        chunk(StreamName::Stdout, "c"),
+    ];
+    // Nothing streamed: all of it.
+    assert_eq!(OutputChunk::unstreamed(&output, &[]), output.to_vec());
+    // Streamed up to the middle of a chunk, in two pieces: the rest of that chunk, then the others.
+    let streamed = [
+        chunk(StreamName::Stdout, "a\n"),
+        chunk(StreamName::Stdout, "b"),
+    ];
+    assert_eq!(
+        OutputChunk::unstreamed(&output, &streamed),
+        vec![
+            chunk(StreamName::Stdout, "é\n"),
+            chunk(StreamName::Stderr, "oops\n"),
+            chunk(StreamName::Stdout, "c"),
+        ]
+    );
+    // Streamed to the end of a chunk: the chunks after it, whole.
+    let streamed = [
+        chunk(StreamName::Stdout, "a\nbé\n"),
+        chunk(StreamName::Stderr, "oops\n"),
+    ];
+    assert_eq!(
+        OutputChunk::unstreamed(&output, &streamed),
+        vec![chunk(StreamName::Stdout, "c")]
+    );
+    // All of it streamed: nothing.
+    assert_eq!(OutputChunk::unstreamed(&output, &output), Vec::new());
+}

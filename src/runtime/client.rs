@@ -948,6 +948,11 @@ fn on_done(shared: &Rc<RefCell<Shared>>, id: RunId, result: Box<RunResult>) {
         (completions, next, state.runs.remove(&id))
     };
     if let Some(run) = pending {
+        // The runner streams nothing at the end: what it had not sent yet is
+        // only in the result, and whoever follows the run hears it from here.
+        for chunk in OutputChunk::unstreamed(&result.output, &run.streamed) {
+            (run.on_event)(RunEvent::Output(chunk));
+        }
         let mut result = match (&run.stop, result.status) {
             (Some(reason), RunStatus::Cancelled) => outcome::interrupted(*result, reason),
             _ => outcome::with_network_hint(*result),
