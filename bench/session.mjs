@@ -8,6 +8,10 @@
 //     of output), programs up to the memory run count, a second snapshot.
 // The targets' pages stay open side by side and the work alternates between
 // them in small blocks, so a busy moment on the machine hits both alike.
+// Before each timed block the machine is left idle for a moment
+// (BLOCK_PAUSE_MS): a page's leftover work after its block (painting,
+// garbage collection) would otherwise land on the first runs of the target
+// that follows it, always the same one.
 import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
 import { newContext } from "./browser.mjs";
 import { mainThreadClock, pageHeap, workerHeaps } from "./cdp.mjs";
@@ -25,6 +29,16 @@ const BLOCK = 10;
 /** ...and untimed programs in blocks of this many. */
 const PROGRAMS_BLOCK = 100;
 /**
+ * The pause before each timed block. Without it the agent path's blocks,
+ * which come right after the UI page's, started slow: 21 ms at a block's
+ * first 100 KB round trip, 10 ms at its last, while raw's (after the agent
+ * path's) were flat. An agent pauses between calls too.
+ */
+const BLOCK_PAUSE_MS = 250;
+
+/** Leaves the machine idle for BLOCK_PAUSE_MS. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, BLOCK_PAUSE_MS));
+/**
  * The Python interpreter's linear memory. Reached through Pyodide's private
  * `_module` since no public API reports it; a run is the only way in, so
  * this probe is one extra run per snapshot on both targets.
@@ -36,6 +50,7 @@ export async function measureSessions(browser, targets, programs, settings, log)
   for (let pass = 1; pass <= settings.passes; pass++) {
     await withSessions(browser, targets, async (sessions) => {
       for (const s of sessions) {
+        await pause();
         const outcome = await s.series(programs);
         throughput[s.name].runsPerSecond.push(programs.length / (outcome.ms / 1000));
         record(throughput[s.name], outcome);
@@ -163,6 +178,7 @@ async function roundTrips(sessions, item, count) {
   for (let done = 0; done < count; done += BLOCK) {
     const block = Array(Math.min(BLOCK, count - done)).fill(item);
     for (const s of sessions) {
+      await pause();
       record(times[s.name], await s.series(block));
     }
   }
