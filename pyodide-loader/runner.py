@@ -25,8 +25,8 @@ import time
 import traceback
 
 #: Stream output to the host once the oldest waiting output is this old
-#: (seconds): checked when a line ends or the code flushes, at the host's
-#: nudges while the code runs, and before a sleep this long or longer.
+#: (seconds): looked at when a line ends, when the code flushes, and at the
+#: host's nudges while the code runs (a sleep sends what waits at once).
 _STREAM_FLUSH_SECONDS = 0.05
 #: ...and, where every line is sent at once (``eager``), once this many bytes
 #: of a line wait.
@@ -35,7 +35,7 @@ _STREAM_FLUSH_BYTES = 16 * 1024
 #: while a run goes on, to have waiting output streamed (``_on_nudge``).
 _NUDGE_SIGNAL = signal.SIGUSR1
 #: A sleep looks at the interrupt buffer this often (seconds), since
-#: Pyodide's own sleep does not (``_sleep``).
+#: Pyodide's own sleep does not; a shorter sleep is Pyodide's (``_sleep``).
 _SLEEP_SLICE_SECONDS = 0.05
 
 #: Sessions' working directories live here, one each.
@@ -358,9 +358,9 @@ class _Capture:
     progress bar's ``\r``), when the code flushes, or when the host nudges
     (``_on_nudge``), so output written just before a long computation is not
     held back until the next write. A run that prints fast and ends soon
-    streams nothing: its result holds the output. ``eager`` sends every completed line,
-    and every flush, at once, for when the worker may be terminated mid-run
-    and anything unsent would be lost.
+    streams nothing: its result holds the output. ``eager`` sends every
+    completed line, and every flush, at once, for when the worker may be
+    terminated mid-run and anything unsent would be lost.
 
     A print is two writes, so a loop that prints writes thousands of times
     and each write must cost little: it is kept as it came, once, in runs of
