@@ -74,6 +74,8 @@ _current_displays: "_Displays | None" = None
 _current_capture: "_Capture | None" = None
 #: Pyodide's interrupt buffer (an ``Int32Array``), when the page has one.
 _signal_word = None
+#: The run whose code awaits at top level, while it goes on (see ``_on_interrupt``).
+_awaiting: "_Job | None" = None
 #: Import name -> package name, from the lockfile; and the packages shipped with the app.
 _package_of: dict[str, str] = {}
 _bundled: set[str] = set()
@@ -509,7 +511,8 @@ def _describe_value(value, limit: int) -> dict:
 
 def _on_interrupt(signum, frame) -> None:
     """The SIGINT handler while a job runs: the first SIGINT raises
-    ``KeyboardInterrupt``, later ones are ignored.
+    ``KeyboardInterrupt`` (or cancels code suspended in an ``await``), later
+    ones are ignored.
 
     The host writes SIGINT into Pyodide's interrupt buffer again and again
     until the run ends (src/runtime/client.rs): Pyodide reads the buffer and
@@ -520,6 +523,11 @@ def _on_interrupt(signum, frame) -> None:
     global _interrupted
     if not _interrupted:
         _interrupted = True
+        # While the code awaits, Python runs only the event loop's own work
+        # (the output ticker, say), where a KeyboardInterrupt would escape
+        # the run and cost the interpreter: cancel the code where it waits.
+        if _awaiting is not None and _awaiting.stop_waiting():
+            return
         signal.default_int_handler(signum, frame)
 
 
@@ -823,6 +831,7 @@ class _Job:
         sys.stdin, builtins.input = _NoStdin(), _input
         _current_displays = self.displays
         self.status, self.value, self.error, self.exit_code = "ok", None, None, None
+        self._stopped = False
         self.before = None
         self.directory = _session_dir(request["session"])
         _enter(self.directory)
@@ -851,8 +860,11 @@ class _Job:
         return None
 
     async def _go_on(self, body, last) -> str:
+        global _awaiting
+        _awaiting = self
+        self._task = asyncio.current_task()
         # While the code awaits, no Python runs for the host's nudges to reach.
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._ticking = loop.call_later(_STREAM_FLUSH_SECONDS, self._tick, loop)
         try:
             outcome = eval(body, self.namespace)
@@ -867,7 +879,17 @@ class _Job:
             self._failed(exc)
         finally:
             self._ticking.cancel()
+            _awaiting = None
         return self.result()
+
+    def stop_waiting(self) -> bool:
+        """Cancels the code where it awaits, unless it is the code that runs
+        now; says whether it did."""
+        if asyncio.current_task(self._loop) is self._task:
+            return False
+        self._stopped = True
+        self._task.cancel()
+        return True
 
     def _tick(self, loop) -> None:
         """Streams waiting output every ``_STREAM_FLUSH_SECONDS`` while awaiting code goes on."""
@@ -894,7 +916,9 @@ class _Job:
     def _sort(self, exc: BaseException) -> None:
         if isinstance(exc, SystemExit):
             self.exit_code = _exit_code(exc, self.capture)
-        elif isinstance(exc, KeyboardInterrupt):
+        elif isinstance(exc, KeyboardInterrupt) or (
+            self._stopped and isinstance(exc, asyncio.CancelledError)
+        ):
             # Raised by the host's interrupt (timeout or cancel): the host says which.
             self.status, self.error = "cancelled", _describe_error(exc, self.filename, self.code)
         elif isinstance(exc, Exception):
