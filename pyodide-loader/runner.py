@@ -864,8 +864,8 @@ class _Job:
         _awaiting = self
         self._task = asyncio.current_task()
         # While the code awaits, no Python runs for the host's nudges to reach.
-        loop = self._loop = asyncio.get_running_loop()
-        self._ticking = loop.call_later(_STREAM_FLUSH_SECONDS, self._tick, loop)
+        self._loop = asyncio.get_running_loop()
+        self._ticking = self._loop.call_later(_STREAM_FLUSH_SECONDS, self._tick)
         try:
             outcome = eval(body, self.namespace)
             if inspect.iscoroutine(outcome):
@@ -891,10 +891,10 @@ class _Job:
         self._task.cancel()
         return True
 
-    def _tick(self, loop) -> None:
+    def _tick(self) -> None:
         """Streams waiting output every ``_STREAM_FLUSH_SECONDS`` while awaiting code goes on."""
         self.capture.flush_if_due()
-        self._ticking = loop.call_later(_STREAM_FLUSH_SECONDS, self._tick, loop)
+        self._ticking = self._loop.call_later(_STREAM_FLUSH_SECONDS, self._tick)
 
     def _returned(self, result) -> None:
         if result is None:
