@@ -1,4 +1,5 @@
-//! Human-readable numbers for the status line and output markers.
+//! Human-readable numbers for the status line and output markers, and quoted
+//! names for messages.
 
 use crate::protocol::{LoadStage, SnapshotUse};
 use crate::storage::Usage;
@@ -43,6 +44,32 @@ pub fn fixed(value: f64, digits: u32) -> String {
     } else {
         format!("{whole}.{fraction:0width$}", width = digits as usize)
     }
+}
+
+/// `a"b` -> `"a\"b"`: a name the user or model gave, in double quotes, with
+/// quotes, backslashes and control characters escaped as Rust's `{:?}` writes
+/// them. Spelled out because the release build compiles `{:?}` to nothing
+/// (`-Zfmt-debug=none`, issue 6); unlike `{:?}` (and `str::escape_debug`) it
+/// leaves other characters as they are, which keeps Unicode's tables of
+/// printable characters out of the app's wasm.
+pub fn quoted(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    out.push('"');
+    for c in name.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The status line while Python loads, e.g. `"Downloading Python: 3.2 MB of 12.1 MB"`.
@@ -123,6 +150,23 @@ mod tests {
             reason: "its bytes do not match their sha256".into(),
         };
         assert!(snapshot_use(&rejected).ends_with("not used, its bytes do not match their sha256"));
+    }
+
+    /// Natively `{:?}` still works, and is what `quoted` stands in for.
+    #[test]
+    #[allow(clippy::use_debug)]
+    fn quoted_escapes_as_debug_does() {
+        for name in [
+            "main",
+            "say \"hi\".txt",
+            "C:\\tmp",
+            "a\nb\tc\r",
+            "bell\u{7}",
+            "café ✓",
+            "",
+        ] {
+            assert_eq!(quoted(name), format!("{name:?}"));
+        }
     }
 
     #[test]

@@ -153,7 +153,9 @@ impl de::Error for JsonError {
 }
 
 /// An unexpected value in serde_json's words: `null` rather than serde's
-/// "unit value", and a float written as serde_json writes it.
+/// "unit value", and a float written as serde_json writes it. A string is
+/// quoted here too: serde quotes it with `{:?}`, which the release build
+/// compiles to nothing.
 struct Unexpected<'a>(de::Unexpected<'a>);
 
 impl fmt::Display for Unexpected<'_> {
@@ -165,6 +167,7 @@ impl fmt::Display for Unexpected<'_> {
                 write_float(f, value)?;
                 f.write_str("`")
             }
+            de::Unexpected::Str(value) => write!(f, "string {}", crate::format::quoted(value)),
             other => other.fmt(f),
         }
     }

@@ -259,6 +259,19 @@ pub enum RunStatus {
     Cancelled,
 }
 
+impl RunStatus {
+    /// The status as it is on the wire, e.g. `"timeout"`, for labels and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Error => "error",
+            Self::Timeout => "timeout",
+            Self::Crashed => "crashed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+}
+
 /// A rich representation of a value, keyed by MIME type as in Jupyter.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
 #[serde(deny_unknown_fields)]

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::bulk::Json;
+use crate::format::quoted;
 use crate::json_data::JsonError;
 use crate::protocol::{CheckReport, InputFile, RunRequest, RunResult, DEFAULT_SESSION};
 
@@ -229,14 +230,17 @@ impl ToolFile {
             (Some(text), None) => crate::base64::encode(text),
             (None, Some(encoded)) => {
                 crate::base64::decode(&encoded).map_err(|e| {
-                    format!("file {:?}: content_base64 is not base64: {e}", self.path)
+                    format!(
+                        "file {}: content_base64 is not base64: {e}",
+                        quoted(&self.path)
+                    )
                 })?;
                 encoded
             }
             _ => {
                 return Err(format!(
-                    "file {:?}: give exactly one of `text` and `content_base64`",
-                    self.path
+                    "file {}: give exactly one of `text` and `content_base64`",
+                    quoted(&self.path)
                 ))
             }
         };
@@ -335,7 +339,7 @@ pub enum ToolCall {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ToolError {
     /// No tool has that name.
-    #[error("there is no tool {0:?}; the tools are run_python, check_python and reset_session")]
+    #[error("there is no tool {}; the tools are run_python, check_python and reset_session", quoted(.0))]
     Unknown(String),
     /// The arguments do not fit the tool's input schema.
     #[error("invalid arguments for {tool}: {reason}")]

@@ -81,6 +81,7 @@ fn tool_arguments_read_the_same_and_fail_in_the_same_words() {
         "invalid type: integer `-42`, expected a string",
         "invalid type: floating point `2.5`, expected a string",
         "invalid type: null, expected a string",
+        "invalid type: string \"30\", expected f64",
         "missing field `code`",
         "unknown field `colour`",
         "invalid length 6, expected fewer elements in array",

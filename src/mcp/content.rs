@@ -104,8 +104,8 @@ pub fn call_result(outcome: &ToolOutcome) -> CallToolResult<'_> {
         },
         ToolOutcome::Reset(reset) => CallToolResult {
             content: vec![text(format!(
-                "Session {:?} was reset: its variables and imports are gone, its files stay.",
-                reset.session
+                "Session {} was reset: its variables and imports are gone, its files stay.",
+                format::quoted(&reset.session)
             ))],
             structured_content: Some(Structured::Reset(reset)),
             is_error: false,

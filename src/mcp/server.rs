@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome};
 use super::results;
 use crate::bulk::{Json, Text};
+use crate::format::quoted;
 use crate::protocol::FileEntry;
 use crate::tools::{Tool, ToolCall, ToolError};
 
@@ -121,7 +122,7 @@ impl Server {
             "resources/templates/list" => Json::of(&results::TEMPLATES),
             "resources/read" => return read(id, params),
             _ => {
-                let message = format!("method {method:?} is not supported");
+                let message = format!("method {} is not supported", quoted(method));
                 return Reply::Send(error(Some(&id), METHOD_NOT_FOUND, &message));
             }
         };
@@ -268,7 +269,8 @@ fn read(id: Json, params: &Json) -> Reply {
         },
         None => {
             let message = format!(
-                "{uri:?} is not a Sandpit file URI (sandpit://sessions/<session>/files/<path>)"
+                "{} is not a Sandpit file URI (sandpit://sessions/<session>/files/<path>)",
+                quoted(&uri)
             );
             Reply::Send(error(Some(&id), RESOURCE_NOT_FOUND, &message))
         }

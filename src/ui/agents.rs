@@ -76,7 +76,10 @@ pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
     let registered = register_web_mcp(&tools, execute.as_ref().unchecked_ref());
     spawn_local(async move {
         if let Err(error) = wasm_bindgen_futures::JsFuture::from(registered).await {
-            warn!("sandpit: WebMCP registration failed: {error:?}");
+            warn!(
+                "sandpit: WebMCP registration failed: {}",
+                crate::js_error::message(&error)
+            );
         }
     });
     let connected = relay_port().map(|port| {

@@ -66,7 +66,7 @@ impl FileKeeper {
                 let problem = match pending.await {
                     Ok(result) if result.status == RunStatus::Ok => return,
                     Ok(result) => result.error.map_or_else(
-                        || format!("{:?}", result.status),
+                        || result.status.name().to_owned(),
                         |error| format!("{}: {}", error.kind, error.message),
                     ),
                     Err(error) => error.to_string(),

@@ -237,7 +237,12 @@ pub async fn embed_policy() -> Result<EmbedPolicy, String> {
         #[serde(default)]
         embed: EmbedPolicy,
     }
-    let failed = |e: JsValue| format!("sandpit.config.json could not be read: {e:?}");
+    let failed = |e: JsValue| {
+        format!(
+            "sandpit.config.json could not be read: {}",
+            crate::js_error::message(&e)
+        )
+    };
     let fetched = wasm_bindgen_futures::JsFuture::from(
         leptos::prelude::window().fetch_with_str("sandpit.config.json"),
     )

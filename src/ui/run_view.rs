@@ -9,9 +9,7 @@ use super::rich::RichOutput;
 use super::{RunEntry, RunPhase, SharedRuntime};
 use crate::bulk::{self, Text};
 use crate::format;
-use crate::protocol::{
-    Artifact, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
-};
+use crate::protocol::{Artifact, OutputChunk, Restoration, RunError, RunResult, StreamName};
 
 /// A submitted run in any phase.
 #[component]
@@ -33,13 +31,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
             RunPhase::Queued => "queued",
             RunPhase::LoadingPackages { .. } => "loading",
             RunPhase::Running { .. } => "running",
-            RunPhase::Finished(result) => match result.status {
-                RunStatus::Ok => "ok",
-                RunStatus::Error => "error",
-                RunStatus::Timeout => "timeout",
-                RunStatus::Crashed => "crashed",
-                RunStatus::Cancelled => "cancelled",
-            },
+            RunPhase::Finished(result) => result.status.name(),
             RunPhase::Failed(_) => "failed",
         })
     };

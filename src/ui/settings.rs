@@ -25,7 +25,10 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
                 // A fresh start: the default session and code, no history, a new Python.
                 Ok(()) => {
                     if let Err(error) = window().location().reload() {
-                        warn!("sandpit: could not reload: {error:?}");
+                        warn!(
+                            "sandpit: could not reload: {}",
+                            crate::js_error::message(&error)
+                        );
                     }
                 }
                 Err(error) => {

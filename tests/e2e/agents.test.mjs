@@ -74,6 +74,15 @@ describe("WebMCP", () => {
     assert.match(await refusal("run_python", { code: null }), /invalid type: null, expected a string/);
     assert.match(await refusal("reset_session", { session: -1 }), /invalid type: integer `-1`, expected a string/);
     assert.match(await refusal("run_python", {}), /missing field `code`/);
+    // Names and strings the model gave come back quoted (the release build's
+    // `{:?}` prints nothing, so these are quoted by the app itself).
+    assert.match(await refusal("run_python", { code: "1", timeout_seconds: "30" }), /invalid type: string "30", expected/);
+    assert.match(
+      await refusal("run_python", { code: "1", files: [{ path: 'say "hi".txt' }] }),
+      /file "say \\"hi\\".txt": give exactly one of `text` and `content_base64`/,
+    );
+    const reset = await call("reset_session", { session: "agent" });
+    assert.match(reset.content[0].text, /^Session "agent" was reset/);
   });
 });
 
