@@ -380,12 +380,11 @@ function recoveryNote(recovery, mode) {
  */
 const WASM_MAKEUP =
   "Inside the app's wasm, by code size before wasm-opt (measured with twiggy in December 2026, with `{:?}` " +
-  "compiled out): Leptos's view and reactive code, with its copies for the app's " +
-  "own types, about 31%; the app's own components and logic about 30%; the standard library (formatting, " +
-  "collections, hash maps, allocation) about 22%; constant data (strings, the tool descriptors, Leptos's type ids) " +
-  "about 7%; wasm-streams, which Leptos requires through server_fn and whose classes stay exported though nothing " +
-  "uses them, about 1.5 KB gzip (measured by deleting its exports). What is left to cut is mostly Leptos and the " +
-  "app itself.";
+  "compiled out): Leptos's view and reactive code, with its copies for the app's own types, about 31%; the app's " +
+  "own components and logic about 30%; the standard library (formatting, collections, hash maps, allocation) " +
+  "about 22%; constant data (strings, the tool descriptors, Leptos's type ids) about 7%; wasm-streams, which " +
+  "Leptos requires through server_fn and whose classes stay exported though nothing uses them, about 1.5 KB gzip " +
+  "(measured by deleting its exports). What is left to cut is mostly Leptos and the app itself.";
 
 function sizeNote(size) {
   const largest = size.files

@@ -175,3 +175,16 @@ fn the_output_a_run_did_not_stream_is_what_follows_its_streamed_chunks() {
     // All of it streamed: nothing.
     assert_eq!(OutputChunk::unstreamed(&output, &output), Vec::new());
 }
+
+#[test]
+fn a_status_is_named_as_on_the_wire() {
+    for status in [
+        RunStatus::Ok,
+        RunStatus::Error,
+        RunStatus::Timeout,
+        RunStatus::Crashed,
+        RunStatus::Cancelled,
+    ] {
+        assert_eq!(json!(status), json!(status.name()));
+    }
+}
