@@ -49,8 +49,8 @@ export async function shortenImports(dir) {
     throw new Error(`short-imports: no import of ${wasmPath} is named as wasm-bindgen names them; did its naming change?`);
   }
   for (const [name, short] of renames) {
-    const keys = loader.split(`${name}:`).length - 1;
-    if (keys !== 1 || loader.split(name).length - 1 !== 1) {
+    // Named once in the whole loader, and there as a key.
+    if (loader.split(name).length !== 2 || !loader.includes(`${name}:`)) {
       throw new Error(`short-imports: ${name} is not a key of ${loaderPath} exactly once`);
     }
     loader = loader.replace(`${name}:`, `${short}:`);
