@@ -43,8 +43,17 @@ _SESSIONS_ROOT = "/home/pyodide/sessions"
 #: At most this many files are listed in a result.
 _MAX_LISTED_FILES = 1000
 
+#: First characters of a line that cannot begin a top-level statement
+#: (``""`` is an empty last line); see ``_split_last_line``.
+_NOT_A_STATEMENT_START = frozenset(("", " ", "\t", "\f", "\r", "\n", "#", ")", "]", "}"))
+
 #: Lines of code shown above and below the failing line.
 _CONTEXT_LINES = 2
+
+#: Values of these exact types are their own JSON (see ``_describe_value``).
+_JSON_SCALARS = frozenset((str, int, float, bool, type(None)))
+#: Built-in types, whose values have no ``_repr_*_`` methods to look for.
+_BUILTIN_VALUES = _JSON_SCALARS | {bytes, complex, list, tuple, dict, set, frozenset, range}
 
 #: Rich representations looked for on values, in the order they are offered.
 _REPR_METHODS = (
@@ -215,15 +224,28 @@ def _write_inputs(files: list) -> None:
 
 
 def _snapshot() -> dict:
-    """Size and modification time of every file under the current directory."""
+    """Size and modification time of every file under the current directory,
+    as ``os.walk`` would find them: ``__pycache__`` left out, a directory that
+    cannot be read skipped, linked directories not entered. Scanned with
+    ``os.scandir`` directly: ``os.walk``'s generators cost every run about
+    15 µs more in the browser, on a directory with nothing in it."""
     seen = {}
-    for root, dirs, names in os.walk("."):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in names:
-            path = os.path.join(root, name)[2:]
-            info = os.stat(path)
-            seen[path] = (info.st_size, info.st_mtime_ns)
+    _scan(".", "", seen)
     return seen
+
+
+def _scan(directory: str, prefix: str, seen: dict) -> None:
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir():
+            if entry.name != "__pycache__" and not entry.is_symlink():
+                _scan(entry.path, f"{prefix}{entry.name}/", seen)
+        else:
+            info = entry.stat()
+            seen[prefix + entry.name] = (info.st_size, info.st_mtime_ns)
 
 
 def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
@@ -503,7 +525,8 @@ def _describe_value(value, limit: int) -> dict:
     try:
         encoded = json.dumps(value, allow_nan=False)
         if len(encoded) <= limit:
-            as_json = json.loads(encoded)
+            # A plain string, number, bool or None reads back as itself.
+            as_json = value if type(value) in _JSON_SCALARS else json.loads(encoded)
     except (TypeError, ValueError, RecursionError):
         pass
     return {"repr": text, "json": as_json, "truncated": truncated}
@@ -783,14 +806,53 @@ def _exit_code(error: SystemExit, capture: "_Capture") -> int:
 def _compile(code: str, filename: str):
     """Compiles ``code`` like a notebook cell: the body, and its last expression apart
     (``None`` when it does not end with one) so that its value can be returned.
-    Top-level ``await`` is allowed."""
+    Top-level ``await`` is allowed.
+
+    Most code ends with an expression (a ``print``, a value) on a line of its
+    own: that is split off by :func:`_split_last_line` and both parts are
+    compiled from source. Only when that fails is the code parsed into a tree
+    and the tree compiled, which costs about twice as much: building Python
+    objects for every node, then reading them back (about 0.1 ms in the
+    browser for a 300-character program)."""
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    split = _split_last_line(code)
+    if split is not None:
+        head, tail = split
+        try:
+            # Blank lines in place of the head keep the tail's line numbers.
+            last = compile("\n" * head.count("\n") + tail, filename, "eval", flags=flags)
+            return compile(head, filename, "exec", flags=flags), last
+        except SyntaxError:
+            pass
     tree = ast.parse(code, filename, "exec")
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
-    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
     body = compile(tree, filename, "exec", flags=flags)
     return body, None if last is None else compile(last, filename, "eval", flags=flags)
+
+
+def _split_last_line(code: str) -> "tuple[str, str] | None":
+    """``code`` cut before its last line that starts a statement, as far as a
+    look at the lines tells: one that begins at column 0 with neither a
+    comment nor a closing bracket. ``None`` when there is no such line.
+
+    The cut can be wrong (the line may lie inside a string or a bracket that
+    opened above it), so :func:`_compile` uses it only when the head compiles
+    as statements and the tail as one expression. Then it is right: the head
+    compiling on its own means nothing is left open where it ends, so the
+    tail starts a statement of its own, and that statement is an expression.
+    Code with a lone ``\\r`` (a line end that ``str.count`` would miss when
+    numbering the tail's lines) is left to the tree."""
+    if code.count("\r") != code.count("\r\n"):
+        return None
+    end = len(code)
+    while end > 0:
+        start = code.rfind("\n", 0, end) + 1
+        if code[start:start + 1] not in _NOT_A_STATEMENT_START:
+            return code[:start], code[start:]
+        end = start - 1
+    return None
 
 
 def _awaits(compiled) -> bool:
@@ -812,8 +874,9 @@ class _Job:
         # that comes before the code starts is ignored; the host's next repeat
         # stops the code.
         _interrupted = True
-        signal.signal(signal.SIGINT, _on_interrupt)
-        signal.signal(_NUDGE_SIGNAL, _on_nudge)
+        for number, handler in ((signal.SIGINT, _on_interrupt), (_NUDGE_SIGNAL, _on_nudge)):
+            if signal.getsignal(number) is not handler:
+                signal.signal(number, handler)
         _load_failures = json.loads(failures_json)
         self.request = request = json.loads(request_json)
         self.limits = request["limits"]
@@ -900,6 +963,8 @@ class _Job:
         if result is None:
             return
         self.value = _describe_value(result, self.limits["value_bytes"])
+        if type(result) in _BUILTIN_VALUES:
+            return  # no rich representation; its repr was just taken
         bundle = _mime_bundle(result)
         if len(bundle) > 1:
             self.displays.add(bundle)

@@ -43,6 +43,54 @@ describe("the run contract", () => {
     assert.deepEqual(json.value, { repr: "{1, 2, 3}", json: null, truncated: false });
   });
 
+  test("the value is the last expression's however the code is laid out, and an error in it keeps its line", async () => {
+    // The runner splits the last line off by looking at the lines, and falls
+    // back to Python's parse tree where that look can be fooled; each case
+    // here takes one of those ways (runner.py, `_compile`).
+    const cases = [
+      ["1 + 1", "2"],
+      ["x = 6\nx * 7", "42"],
+      ["x = 1\n\n# done\n", null],
+      ["def f(*args):\n    return len(args)\nf(\n    1,\n    2,\n)", "2"],
+      ["y = f'''\n{6 * 7}\n'''\ny.strip()", "'42'"],
+      ["x = 1 + \\\n2", null],
+      ["n = 2 + \\\n3\nn", "5"],
+      ["a = 5; a", "5"],
+      ["if True:\n    z = 3\nz", "3"],
+      ["x = 4\r\nx\r\n", "4"],
+      ["x = 4\rx", "4"],
+      ["import asyncio\nawait asyncio.sleep(0)\n40 + 2", "42"],
+      ["import asyncio\nasync def f():\n    return 42\nawait f()", "42"],
+      ['text = """\n1 + 1\n"""', null],
+    ];
+    for (const [code, value] of cases) {
+      const result = await sandpit.run(code);
+      assert.equal(result.phase, "ok", `${JSON.stringify(code)}: ${JSON.stringify(result.json.error)}`);
+      assert.equal(result.value, value, JSON.stringify(code));
+    }
+    const { json } = await sandpit.run("x = 0\n\n1 / x");
+    assert.equal(json.error.type, "ZeroDivisionError");
+    assert.deepEqual([json.error.line, json.error.column], [3, 1]);
+    assert.match(json.error.traceback, /line 3, in <module>/);
+    // A lone carriage return ends a line too: Python counts it, so must the runner.
+    const cr = await sandpit.run("x = 0\ry = 1\n1 / x");
+    assert.equal(cr.json.error.line, 3);
+  });
+
+  test("a string, a number or a bool is its own JSON; NaN has none", async () => {
+    for (const [code, expected] of [
+      ["'two'", "two"],
+      ["2", 2],
+      ["-0.5", -0.5],
+      ["True", true],
+    ]) {
+      const { json } = await sandpit.run(code);
+      assert.deepEqual(json.value.json, expected, code);
+    }
+    const nan = await sandpit.run("float('nan')");
+    assert.deepEqual(nan.json.value, { repr: "nan", json: null, truncated: false });
+  });
+
   test("code runs as __main__", async () => {
     const result = await sandpit.run("__name__");
     assert.equal(result.value, "'__main__'");

@@ -78,6 +78,28 @@ describe("files", () => {
     );
   });
 
+  test("files under __pycache__ and in linked directories are not reported; a linked file is", async () => {
+    const result = await sandpit.run(
+      [
+        "import os",
+        "os.makedirs('__pycache__', exist_ok=True)",
+        "open('__pycache__/m.pyc', 'wb').write(b'x')",
+        "os.makedirs('real', exist_ok=True)",
+        "open('real/r.txt', 'w').write('r')",
+        "os.symlink('real', 'linked')",
+        "os.symlink('real/r.txt', 'alias.txt')",
+      ].join("\n"),
+    );
+    assert.equal(result.phase, "ok", JSON.stringify(result.json.error));
+    assert.deepEqual(
+      result.json.artifacts.map((a) => [a.path, decode(a.content_base64)]),
+      [
+        ["alias.txt", "r"],
+        ["real/r.txt", "r"],
+      ],
+    );
+  });
+
   test("a run is compared with what the session's previous run left: changes made in between come with the next run", async () => {
     const quiet = await sandpit.run("1");
     assert.deepEqual(quiet.json.artifacts, [], "nothing changed since the run before");
