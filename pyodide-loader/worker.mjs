@@ -271,9 +271,10 @@ async function init(config) {
   try {
     const fetches = startFetches(config);
     // Read before lockDown removes Cache Storage, and alongside Pyodide's files.
-    const stored = fetches.manifest
-      .then((manifest) => openSnapshot(self.caches, config.pyodide_url, manifest.snapshot_key))
-      .catch((error) => ({ rejected: `it could not be read: ${error?.message ?? error}` }));
+    const key = fetches.manifest.then((manifest) => manifest.snapshot_key);
+    const stored = openSnapshot(self.caches, config.pyodide_url, key).catch((error) => ({
+      rejected: `it could not be read: ${error?.message ?? error}`,
+    }));
     const [manifest, { loadPyodide }] = await Promise.all([fetches.manifest, fetches.loader]);
     // The manifest knows the sizes up front, so the bar never runs backwards.
     const total = Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
