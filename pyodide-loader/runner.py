@@ -235,6 +235,7 @@ def _snapshot() -> dict:
 
 
 def _scan(directory: str, prefix: str, seen: dict) -> None:
+    """Adds the files under ``directory`` to ``seen``, their paths starting with ``prefix``."""
     try:
         entries = list(os.scandir(directory))
     except OSError:

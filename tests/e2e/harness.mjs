@@ -129,7 +129,7 @@ function loopbackOnly(context) {
 
 /** Debian's headless Chromium with the flags this machine kind needs (see TOOLCHAIN.md); also used by bench/. */
 export function launchChromium() {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_ARGS, ...(process.env.XARGS ? process.env.XARGS.split(" ") : [])] });
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
 /**
