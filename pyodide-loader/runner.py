@@ -820,7 +820,10 @@ def _compile(code: str, filename: str):
     if split is not None:
         head, tail = split
         try:
-            # Blank lines in place of the head keep the tail's line numbers.
+            # The tail first: when the last line is a statement it fails at
+            # once, and the head is then compiled only once, by the tree (so
+            # its SyntaxWarnings print once). Blank lines in place of the head
+            # keep the tail's line numbers.
             last = compile("\n" * head.count("\n") + tail, filename, "eval", flags=flags)
             return compile(head, filename, "exec", flags=flags), last
         except SyntaxError:
