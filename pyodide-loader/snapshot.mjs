@@ -74,7 +74,8 @@ export class SnapshotRejected extends Error {}
 /**
  * The stored snapshot for `key` (a promise: the lookup overlaps the fetch of
  * the manifest that says it, and opening Cache Storage on a fresh profile
- * took up to 110 ms here), looked up quickly: `{ absent: true }` when
+ * took up to 110 ms here; with no snapshot stored, the key is not awaited),
+ * looked up quickly: `{ absent: true }` when
  * none is stored; `{ rejected }` (why) when the one stored was made for
  * another bundle (it is deleted); else `{ verified }`, a promise of its bytes
  * that rejects with a `SnapshotRejected` when they do not match their sha256
@@ -85,10 +86,12 @@ export class SnapshotRejected extends Error {}
  */
 export async function openSnapshot(cacheStorage, pyodideUrl, key) {
   const url = entryUrl(pyodideUrl);
-  const opened = cacheStorage.open(SNAPSHOT_CACHE);
-  const [cache, response, expected] = await Promise.all([opened, opened.then((c) => c.match(url)), key]);
+  // Without a snapshot the start need not wait for the key, nor hear of its failure.
+  Promise.resolve(key).catch(() => {});
+  const cache = await cacheStorage.open(SNAPSHOT_CACHE);
+  const response = await cache.match(url);
   if (!response) return { absent: true };
-  if (response.headers.get(KEY_HEADER) !== expected) {
+  if (response.headers.get(KEY_HEADER) !== (await key)) {
     await cache.delete(url);
     return { rejected: "it was made for another build of the app" };
   }

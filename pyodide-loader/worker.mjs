@@ -11,6 +11,11 @@
 // its ways to start more workers are removed, and the host is reached only
 // through a MessagePort that lives in this module's scope.
 //
+// The files every start needs besides Python itself (Pyodide's JS, the
+// manifest, the package index, the runner) and the snapshot lookup start as
+// this module runs, while the page still checks the worker's CSP; Python
+// itself starts only at `init`, which the page sends once that check passed.
+//
 // Start-up restores Python from a snapshot when one is stored (see
 // snapshot.mjs), else starts it from scratch. The snapshot is made by a
 // worker started for nothing else (`make_snapshot` in its config): it never
@@ -22,6 +27,10 @@ const PROGRESS_INTERVAL_MS = 50;
 
 /** Name under which runner.py is installed, so its frames can be recognised. */
 const RUNNER_MODULE = "_sandpit_runner";
+
+/** Pyodide's files and the runner, where the bundle puts them beside this script. */
+const PYODIDE_URL = new URL("../pyodide/", import.meta.url).href;
+const RUNNER_URL = new URL("runner.py", import.meta.url).href;
 
 /**
  * Globals Python must not have, each removed wherever it is defined on the
@@ -59,6 +68,14 @@ let chain = Promise.resolve();
 
 const post = (message) => port.postMessage(message);
 
+const fetches = startFetches();
+/** The stored snapshot, read before lockDown removes Cache Storage (see `openSnapshot`). */
+const stored = openSnapshot(
+  self.caches,
+  PYODIDE_URL,
+  fetches.manifest.then((manifest) => manifest.snapshot_key),
+).catch((error) => ({ rejected: `it could not be read: ${error?.message ?? error}` }));
+
 // The first (and only) message on the worker itself: `init`, carrying the port.
 self.onmessage = (event) => {
   const message = event.data;
@@ -69,7 +86,7 @@ self.onmessage = (event) => {
   port = event.ports[0];
   if (message.config?.make_snapshot) {
     // This worker only makes the snapshot: it listens to nothing from the host.
-    chain = chain.then(() => makeSnapshot(message.config));
+    chain = chain.then(makeSnapshot);
     return;
   }
   port.onmessage = (portEvent) => onHostMessage(portEvent.data);
@@ -204,22 +221,24 @@ async function countingDownloads(report, body) {
 }
 
 /**
- * What every start fetches besides Pyodide's own files, side by side with
- * them rather than after: the manifest (sizes, snapshot key), the package
- * index and the runner's source.
+ * What every start fetches besides Pyodide's own files, before Python starts
+ * rather than after: Pyodide's loader, the manifest (sizes, snapshot key),
+ * the package index and the runner's source. None of it runs Python, so it
+ * may happen before the page has checked this worker's CSP; a worker that
+ * fails that check is terminated without ever getting `init`.
  */
-function startFetches(config) {
+function startFetches() {
   const fetchJson = async (url) => (await fetch(url)).json();
-  const manifest = fetchJson(new URL("manifest.json", config.pyodide_url));
-  const index = manifest.then((found) => packageIndex(config.pyodide_url, found));
-  const source = fetch(config.runner_url).then((response) => response.text());
+  const manifest = fetchJson(new URL("manifest.json", PYODIDE_URL));
+  const index = manifest.then((found) => packageIndex(PYODIDE_URL, found));
+  const source = fetch(RUNNER_URL).then((response) => response.text());
+  const loader = import(new URL("pyodide.mjs", PYODIDE_URL).href);
   // Their failures are reported where they are awaited, not as unhandled meanwhile.
-  for (const pending of [index, source]) pending.catch(() => {});
-  const loader = import(new URL("pyodide.mjs", config.pyodide_url).href);
-  // Pyodide imports its 1.2 MB of generated JS only once loadPyodide runs,
-  // which waits for the snapshot to be read and checked; importing it now
-  // overlaps the two (the module is loaded once, so loadPyodide finds it).
-  import(new URL("pyodide.asm.mjs", config.pyodide_url).href).catch(() => {});
+  for (const pending of [manifest, index, source, loader]) pending.catch(() => {});
+  // Pyodide imports its 1.2 MB of generated JS only once loadPyodide runs;
+  // importing it now overlaps that with waiting for `init` and the snapshot
+  // (the module is loaded once, so loadPyodide finds it).
+  import(new URL("pyodide.asm.mjs", PYODIDE_URL).href).catch(() => {});
   return { manifest, index, source, loader };
 }
 
@@ -229,7 +248,7 @@ function startFetches(config) {
  * its file is not in the file system (which a snapshot does not hold), and
  * tracebacks read it from there.
  */
-async function installRunner(started, fetches) {
+async function installRunner(started) {
   const sitePackages = started.runPython("import site; site.getsitepackages()[0]");
   started.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, await fetches.source);
   const installed = started.pyimport(RUNNER_MODULE);
@@ -244,8 +263,8 @@ async function installRunner(started, fetches) {
  * (`used`, `absent`, or `rejected` with why), which `ready` reports. Any
  * failure of the snapshot path ends in a start from scratch.
  */
-async function startPython(config, loadPyodide, stored, startup) {
-  const indexURL = config.pyodide_url;
+async function startPython(loadPyodide, startup) {
+  const indexURL = PYODIDE_URL;
   const found = await stored;
   if (found.verified) {
     try {
@@ -269,24 +288,23 @@ async function startPython(config, loadPyodide, stored, startup) {
 
 async function init(config) {
   try {
-    const fetches = startFetches(config);
-    // Read before lockDown removes Cache Storage, and alongside Pyodide's files.
-    const key = fetches.manifest.then((manifest) => manifest.snapshot_key);
-    const stored = openSnapshot(self.caches, config.pyodide_url, key).catch((error) => ({
-      rejected: `it could not be read: ${error?.message ?? error}`,
-    }));
-    const [manifest, { loadPyodide }] = await Promise.all([fetches.manifest, fetches.loader]);
+    const { loadPyodide } = await fetches.loader;
     // The manifest knows the sizes up front, so the bar never runs backwards.
-    const total = Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
+    // Python does not wait for it: progress is reported once it is in.
+    const sizeOf = (manifest) => Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
+    let total = null;
+    fetches.manifest.then((manifest) => (total = sizeOf(manifest)), () => {});
     const startup = (loaded) => {
+      if (total === null) return;
       // Once every byte is in, what remains is compiling and starting the interpreter.
       const stage = loaded >= total ? "start" : "download";
       post({ type: "progress", stage, loaded, total });
     };
-    const { started, snapshot } = await startPython(config, loadPyodide, stored, startup);
+    const { started, snapshot } = await startPython(loadPyodide, startup);
     pyodide = started;
+    total = sizeOf(await fetches.manifest);
     post({ type: "progress", stage: "runner", loaded: total, total });
-    const { installed, index } = await installRunner(pyodide, fetches);
+    const { installed, index } = await installRunner(pyodide);
     runner = installed;
     packageOfImport = new Map(Object.entries(index.imports));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
@@ -315,14 +333,13 @@ async function init(config) {
  * globals wrapper that snapshot support puts between Python and `js` never
  * meets user code either.
  */
-async function makeSnapshot(config) {
+async function makeSnapshot() {
   try {
-    const fetches = startFetches(config);
     const [manifest, { loadPyodide }] = await Promise.all([fetches.manifest, fetches.loader]);
-    const made = await loadPyodide({ indexURL: config.pyodide_url, _makeSnapshot: true });
-    await installRunner(made, fetches);
+    const made = await loadPyodide({ indexURL: PYODIDE_URL, _makeSnapshot: true });
+    await installRunner(made);
     const bytes = made.makeMemorySnapshot();
-    await storeSnapshot(self.caches, config.pyodide_url, manifest.snapshot_key, bytes);
+    await storeSnapshot(self.caches, PYODIDE_URL, manifest.snapshot_key, bytes);
     post({ type: "snapshot_stored", bytes: bytes.byteLength });
   } catch (error) {
     post({ type: "fatal", message: `could not make a start-up snapshot: ${error?.message ?? error}` });

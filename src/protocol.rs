@@ -534,14 +534,11 @@ passed_as_itself!(
     "A MessagePort, transferred by postMessage as itself."
 );
 
-/// Sent to the worker when it starts.
+/// Sent to the worker with `init`, which starts Python. The worker finds
+/// Pyodide's files and the runner beside its own script.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct WorkerConfig {
-    /// Base URL of the Pyodide files (`pyodide.mjs`, `pyodide.asm.wasm`, ...).
-    pub pyodide_url: String,
-    /// URL of `runner.py`.
-    pub runner_url: String,
     /// Present only when the page is cross-origin isolated (shared memory allowed).
     pub interrupt_buffer: Option<InterruptBuffer>,
     /// The worker's only channel to the host from here on.

@@ -196,11 +196,20 @@ impl Runtime {
                 versions: None,
             })
         });
+        // The worker is created at once, so its script and what it fetches
+        // before Python starts load while the page checks the worker's CSP
+        // (a fetch, after the app's own start); it gets `init` once that
+        // check passes. Created from a script without its CSP, it is dropped.
+        let early = create(&shared).ok();
         let weak = Rc::downgrade(&shared);
         leptos::task::spawn_local(async move {
             let guarded = guard(&weak).await;
             with_shared(&weak, |shared| {
-                match guarded.and_then(|()| spawn(shared, false)) {
+                let started = guarded.and_then(|served_with_csp| match early {
+                    Some(slot) if served_with_csp => slot.worker.init(false).map(|()| slot),
+                    _ => spawn(shared, false),
+                });
+                match started {
                     Ok(slot) => shared.borrow_mut().active = Some(slot),
                     Err(error) => fail(shared, error.to_string()),
                 }
@@ -344,15 +353,16 @@ impl Drop for Runtime {
 }
 
 /// Resolves when the worker's script will run under its own CSP: at once
-/// where the host sends it, else once the service worker (which adds it)
-/// controls the page. Python never starts without it.
-async fn guard(weak: &Weak<RefCell<Shared>>) -> Result<(), RuntimeError> {
+/// where the host sends it (true), else once the service worker (which adds
+/// it) controls the page (false: a worker created before then is unguarded).
+/// Python never starts without it.
+async fn guard(weak: &Weak<RefCell<Shared>>) -> Result<bool, RuntimeError> {
     let unguarded = |e: crate::pwa::PwaError| RuntimeError::Unavailable(e.to_string());
     if !crate::pwa::worker_needs_service_worker(WORKER_PATH)
         .await
         .map_err(unguarded)?
     {
-        return Ok(());
+        return Ok(true);
     }
     with_shared(weak, |shared| {
         let on_status = shared.borrow().on_status.clone();
@@ -360,7 +370,8 @@ async fn guard(weak: &Weak<RefCell<Shared>>) -> Result<(), RuntimeError> {
     });
     crate::pwa::wait_for_service_worker(WORKER_PATH)
         .await
-        .map_err(unguarded)
+        .map_err(unguarded)?;
+    Ok(false)
 }
 
 /// A worker that answered a query with another query's kind of answer.
@@ -392,8 +403,15 @@ fn now_ms() -> f64 {
 }
 
 /// Starts a worker whose messages are tagged with a new generation
-/// (`make_snapshot`: the snapshot maker, see [`PythonWorker::spawn`]).
+/// (`make_snapshot`: the snapshot maker, see [`PythonWorker::init`]).
 fn spawn(shared: &Rc<RefCell<Shared>>, make_snapshot: bool) -> Result<Slot, RuntimeError> {
+    let slot = create(shared)?;
+    slot.worker.init(make_snapshot)?;
+    Ok(slot)
+}
+
+/// Creates a worker, tagged with a new generation, that starts Python only once sent `init`.
+fn create(shared: &Rc<RefCell<Shared>>) -> Result<Slot, RuntimeError> {
     let (generation, this) = {
         let mut state = shared.borrow_mut();
         state.generations += 1;
@@ -407,7 +425,7 @@ fn spawn(shared: &Rc<RefCell<Shared>>, make_snapshot: bool) -> Result<Slot, Runt
         move |message| with_shared(&this, |shared| on_worker_error(shared, generation, message));
     Ok(Slot {
         generation,
-        worker: PythonWorker::spawn(make_snapshot, on_message, on_error)?,
+        worker: PythonWorker::spawn(on_message, on_error)?,
         ready: false,
     })
 }

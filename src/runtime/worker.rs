@@ -12,10 +12,8 @@ use web_sys::{
 use super::RuntimeError;
 use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
-/// Where the worker and Pyodide live, relative to the page.
+/// Where the worker lives, relative to the page (Pyodide and the runner are beside it).
 pub(super) const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
-const RUNNER_PATH: &str = "pyodide-loader/runner.py";
-const PYODIDE_PATH: &str = "pyodide/";
 
 /// The signal Pyodide raises as `KeyboardInterrupt` when written to its interrupt buffer.
 const SIGINT: i32 = 2;
@@ -37,18 +35,18 @@ extern "C" {
 pub struct PythonWorker {
     worker: Worker,
     port: MessagePort,
+    /// The worker's end of the channel, until `init` transfers it.
+    worker_end: MessagePort,
     interrupt: Option<Int32Array>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
 
 impl PythonWorker {
-    /// Spawns the module worker and sends it `init`. `on_message` gets each
-    /// message's data; `on_error` gets a description when the worker dies.
-    /// With `make_snapshot` the worker only stores a start-up snapshot (see
-    /// [`WorkerConfig::make_snapshot`]).
+    /// Spawns the module worker. It fetches what Python needs but starts
+    /// nothing until [`PythonWorker::init`]. `on_message` gets each message's
+    /// data; `on_error` gets a description when the worker dies.
     pub fn spawn(
-        make_snapshot: bool,
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
@@ -69,27 +67,32 @@ impl PythonWorker {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
 
         let isolated = CROSS_ORIGIN_ISOLATED.with(|value| value.as_bool() == Some(true));
-        let buffer = isolated.then(|| SharedArrayBuffer::new(4));
-        let interrupt = buffer.as_ref().map(|buffer| Int32Array::new(buffer));
-        let worker_end = channel.port2();
-        let config = WorkerConfig {
-            pyodide_url: page_url(PYODIDE_PATH)?,
-            runner_url: page_url(RUNNER_PATH)?,
-            interrupt_buffer: buffer.map(InterruptBuffer),
-            port: HostPort(worker_end.clone()),
-            make_snapshot,
-        };
-        let init = to_js(&HostMessage::Init { config })?;
-        worker
-            .post_message_with_transfer(&init, &js_sys::Array::of1(&worker_end))
-            .map_err(|e| RuntimeError::from_js(&e))?;
+        let interrupt = isolated.then(|| Int32Array::new(&SharedArrayBuffer::new(4)));
         Ok(Self {
             worker,
             port,
+            worker_end: channel.port2(),
             interrupt,
             _on_message: on_message,
             _on_error: on_error,
         })
+    }
+
+    /// Sends `init`, which starts Python. With `make_snapshot` the worker
+    /// only stores a start-up snapshot (see [`WorkerConfig::make_snapshot`]).
+    pub fn init(&self, make_snapshot: bool) -> Result<(), RuntimeError> {
+        let config = WorkerConfig {
+            interrupt_buffer: self
+                .interrupt
+                .as_ref()
+                .map(|word| InterruptBuffer(word.buffer().unchecked_into())),
+            port: HostPort(self.worker_end.clone()),
+            make_snapshot,
+        };
+        let init = to_js(&HostMessage::Init { config })?;
+        self.worker
+            .post_message_with_transfer(&init, &js_sys::Array::of1(&self.worker_end))
+            .map_err(|e| RuntimeError::from_js(&e))
     }
 
     /// Sends one protocol message over the private channel.
@@ -133,15 +136,4 @@ fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {
     message
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| RuntimeError::Worker(e.to_string()))
-}
-
-/// Resolves `path` against the page, because the worker resolves URLs against its own location.
-fn page_url(path: &str) -> Result<String, RuntimeError> {
-    let base = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .ok_or_else(|| RuntimeError::Worker("the page has no base URL".into()))?;
-    web_sys::Url::new_with_base(path, &base)
-        .map(|url| url.href())
-        .map_err(|e| RuntimeError::from_js(&e))
 }

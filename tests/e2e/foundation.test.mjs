@@ -200,6 +200,61 @@ describe("a run started while Python is loading", () => {
     await sandpit.close();
   });
 
+  test(
+    "the worker fetches what it needs while the page checks its CSP, and starts Python only after",
+    // Without the early fetches the test would wait for them forever: it fails instead.
+    { timeout: 120_000 },
+    async () => {
+      const sandpit = await app.newPage();
+      const context = sandpit.page.context();
+      const requested = [];
+      const finished = new Set();
+      let allFetched;
+      const fetchedEarly = new Promise((resolve) => {
+        allFetched = resolve;
+      });
+      const early = [
+        "/pyodide/pyodide.mjs",
+        "/pyodide/pyodide.asm.mjs",
+        "/pyodide/manifest.json",
+        "/pyodide/pyodide-lock.json",
+        "/pyodide-loader/runner.py",
+      ];
+      context.on("request", (request) => requested.push(new URL(request.url()).pathname));
+      context.on("requestfinished", (request) => {
+        finished.add(new URL(request.url()).pathname);
+        if (early.every((path) => finished.has(path))) allFetched();
+      });
+      // The page's check is its own fetch of the worker's script; the worker's load of it is not a fetch.
+      let releaseCheck;
+      const checkHeld = new Promise((resolve) => {
+        releaseCheck = resolve;
+      });
+      await context.route("**/pyodide-loader/worker.mjs", async (route) => {
+        if (route.request().resourceType() === "fetch") await checkHeld;
+        await route.continue();
+      });
+      await sandpit.open();
+      await fetchedEarly;
+
+      const python = ["/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.zip"];
+      assert.deepEqual(
+        requested.filter((path) => python.includes(path)),
+        [],
+        "Python started before the CSP check passed",
+      );
+      const inits = await sandpit.page.evaluate(() => window.__sandpitMessages.filter((m) => m.data?.type === "init"));
+      assert.deepEqual(inits, [], "the worker got init before the CSP check passed");
+      assert.equal(await sandpit.runtimeState(), "loading");
+
+      releaseCheck();
+      await sandpit.waitReady();
+      assert.equal((await sandpit.run("6 * 7")).value, "42");
+      await sandpit.assertHealthy();
+      await sandpit.close();
+    },
+  );
+
   test("download progress is reported in bytes before ready", async () => {
     const sandpit = await (await app.newPage()).open();
     await sandpit.waitReady();

@@ -54,8 +54,6 @@ async function startHost({ lostAfterMs, repeatMs, nudgeMs, request }) {
   });
   const worker = new Worker(new URL("pyodide-loader/worker.mjs", location.href), { type: "module" });
   const config = {
-    pyodide_url: new URL("pyodide/", location.href).href,
-    runner_url: new URL("pyodide-loader/runner.py", location.href).href,
     interrupt_buffer: buffer,
     port: channel.port2,
     make_snapshot: false,

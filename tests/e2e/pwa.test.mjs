@@ -219,14 +219,19 @@ describe("a static host that sends no security headers", () => {
 
   test("without a service worker, Python does not start at all", async () => {
     app = await startApp({ secure: false });
-    const sandpit = await (await app.newPage({ serviceWorkers: "block" })).open();
+    const opened = await app.newPage({ serviceWorkers: "block" });
+    const requested = [];
+    opened.page.context().on("request", (request) => requested.push(new URL(request.url()).pathname));
+    const sandpit = await opened.open();
     const state = sandpit.page.getByTestId("runtime-state");
     await sandpit.page
       .locator('[data-testid="runtime-state"][data-state="failed"]')
       .waitFor({ timeout: 60_000 });
     assert.match(await state.textContent(), /Python will not start unguarded/);
     const messages = await sandpit.page.evaluate(() => window.__sandpitMessages.length);
-    assert.equal(messages, 0, "no Python worker was even created");
+    assert.equal(messages, 0, "the Python worker was sent init, or sent something");
+    const python = requested.filter((path) => /pyodide\.asm\.wasm|python_stdlib\.zip/.test(path));
+    assert.deepEqual(python, [], "Python's interpreter or standard library was fetched");
     const errors = sandpit.errors.filter((error) => !/Python will not start unguarded/.test(error));
     assert.deepEqual(errors, [], "the page logged other errors");
   });
