@@ -237,8 +237,10 @@ function startFetches() {
   for (const pending of [manifest, index, source, loader]) pending.catch(() => {});
   // Pyodide imports its 1.2 MB of generated JS only once loadPyodide runs;
   // importing it now overlaps that with waiting for `init` and the snapshot
-  // (the module is loaded once, so loadPyodide finds it).
-  import(new URL("pyodide.asm.mjs", PYODIDE_URL).href).catch(() => {});
+  // (the module is loaded once, so loadPyodide finds it). After the loader:
+  // compiling it holds this thread, and the loader, the lookup and `init`
+  // came 40-100 ms later behind it.
+  loader.then(() => import(new URL("pyodide.asm.mjs", PYODIDE_URL).href)).catch(() => {});
   return { manifest, index, source, loader };
 }
 
