@@ -198,13 +198,22 @@ impl Runtime {
         });
         // The worker is created at once, so its script and what it fetches
         // before Python starts load while the page checks the worker's CSP
-        // (a fetch, after the app's own start); it gets `init` once that
-        // check passes. Created from a script without its CSP, it is dropped.
-        let early = create(&shared).ok();
+        // (a fetch, after the app's own start). It is the active worker from
+        // the start, so a script that fails to load fails the start. It gets
+        // `init` once the check passes; created from a script without its
+        // CSP, it is replaced. (Should it fail to be created, `spawn` tries
+        // again below and reports why.)
+        if let Ok(slot) = create(&shared) {
+            shared.borrow_mut().active = Some(slot);
+        }
         let weak = Rc::downgrade(&shared);
         leptos::task::spawn_local(async move {
             let guarded = guard(&weak).await;
             with_shared(&weak, |shared| {
+                if shared.borrow().failure.is_some() {
+                    return;
+                }
+                let early = shared.borrow_mut().active.take();
                 let started = guarded.and_then(|served_with_csp| match early {
                     Some(slot) if served_with_csp => slot.worker.init(false).map(|()| slot),
                     _ => spawn(shared, false),
@@ -365,8 +374,11 @@ async fn guard(weak: &Weak<RefCell<Shared>>) -> Result<bool, RuntimeError> {
         return Ok(true);
     }
     with_shared(weak, |shared| {
-        let on_status = shared.borrow().on_status.clone();
-        on_status(RuntimeStatus::Securing);
+        // Unless the start has failed already (the worker's script did not load).
+        if shared.borrow().failure.is_none() {
+            let on_status = shared.borrow().on_status.clone();
+            on_status(RuntimeStatus::Securing);
+        }
     });
     crate::pwa::wait_for_service_worker(WORKER_PATH)
         .await

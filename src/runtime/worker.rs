@@ -6,7 +6,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
-    ErrorEvent, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType,
+    ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType,
 };
 
 use super::RuntimeError;
@@ -39,7 +39,7 @@ pub struct PythonWorker {
     worker_end: MessagePort,
     interrupt: Option<Int32Array>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
 }
 
 impl PythonWorker {
@@ -57,9 +57,12 @@ impl PythonWorker {
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             on_message(event.data())
         });
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
             event.prevent_default();
-            on_error(format!("the Python worker stopped: {}", event.message()))
+            on_error(format!(
+                "the Python worker stopped: {}",
+                why_stopped(&event)
+            ))
         });
         let channel = MessageChannel::new().map_err(|e| RuntimeError::from_js(&e))?;
         let port = channel.port1();
@@ -136,4 +139,13 @@ fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {
     message
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| RuntimeError::Worker(e.to_string()))
+}
+
+/// What a worker's `error` event says: an uncaught error is an `ErrorEvent`;
+/// a script that could not be loaded gets a plain `Event`, with no message.
+fn why_stopped(event: &Event) -> String {
+    match event.dyn_ref::<ErrorEvent>() {
+        Some(error) => error.message(),
+        None => "its script could not be loaded".to_owned(),
+    }
 }

@@ -255,6 +255,23 @@ describe("a run started while Python is loading", () => {
     },
   );
 
+  test("a worker script that does not load fails the start, with why, and the queued run too", async () => {
+    const sandpit = await app.newPage();
+    // The worker's own load of its script (the page's CSP check, a fetch, gets it).
+    await sandpit.page.context().route("**/pyodide-loader/worker.mjs", (route) =>
+      route.request().resourceType() === "fetch" ? route.continue() : route.fulfill({ status: 404, body: "gone" }),
+    );
+    await sandpit.open();
+    const index = await sandpit.submit("1 + 1");
+    await sandpit.page
+      .locator('[data-testid="runtime-state"][data-state="failed"]')
+      .waitFor({ timeout: 60_000 });
+    assert.match(await sandpit.page.getByTestId("runtime-state").textContent(), /the Python worker stopped: its script could not be loaded/);
+    const result = await sandpit.result(index);
+    assert.equal(result.phase, "failed");
+    await sandpit.close();
+  });
+
   test("download progress is reported in bytes before ready", async () => {
     const sandpit = await (await app.newPage()).open();
     await sandpit.waitReady();
