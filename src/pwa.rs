@@ -30,11 +30,20 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = promptInstall)]
     async fn js_prompt_install() -> Result<JsValue, JsValue>;
 
+    #[wasm_bindgen(js_name = workerCheckedEarly)]
+    fn js_worker_checked_early() -> Option<bool>;
+
     #[wasm_bindgen(catch, js_name = workerNeedsServiceWorker)]
     async fn js_worker_needs_service_worker(url: &str) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(catch, js_name = waitForServiceWorker)]
     async fn js_wait_for_service_worker(url: &str) -> Result<JsValue, JsValue>;
+}
+
+/// Whether the Python worker's script came with its own CSP, when index.html
+/// checked it as the page started and the answer is in already.
+pub fn worker_checked_early() -> Option<bool> {
+    js_worker_checked_early()
 }
 
 /// Whether the Python worker's script at `url` comes without its own CSP

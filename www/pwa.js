@@ -164,18 +164,36 @@ export async function promptInstall() {
   return outcome === "accepted";
 }
 
-/** Whether `url` (the Python worker's script) comes with its own Content-Security-Policy. */
-async function hasOwnCsp(url) {
-  const response = await fetch(url, { cache: "no-store" });
-  return response.ok && response.headers.has("Content-Security-Policy");
+/** Whether `response` (the Python worker's script) comes with its own Content-Security-Policy. */
+const servedWithCsp = (response) => response.ok && response.headers.has("Content-Security-Policy");
+
+/** Whether `url` (the Python worker's script) comes with its own CSP; `fetched` is its response when already asked for. */
+async function hasOwnCsp(url, fetched = fetch(url, { cache: "no-store" })) {
+  return servedWithCsp(await fetched);
+}
+
+/**
+ * index.html's check of the Python worker's script, made as the page
+ * started: whether it came with its CSP when the answer is in already (and
+ * then taken), else null. Lets Python start without waiting for the app to
+ * finish mounting.
+ */
+export function workerCheckedEarly() {
+  const early = window.sandpitWorkerCheck;
+  if (!(early instanceof Response)) return null;
+  delete window.sandpitWorkerCheck;
+  return servedWithCsp(early);
 }
 
 /**
  * Whether the Python worker's script arrives without its CSP, so Python must
  * wait for the service worker to add it (a static host that sets no headers).
+ * The first call reads index.html's check, when there is one.
  */
 export async function workerNeedsServiceWorker(url) {
-  return !(await hasOwnCsp(url));
+  const early = window.sandpitWorkerCheck;
+  delete window.sandpitWorkerCheck;
+  return !(await hasOwnCsp(url, early ?? undefined));
 }
 
 /**

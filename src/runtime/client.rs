@@ -206,24 +206,18 @@ impl Runtime {
         if let Ok(slot) = create(&shared) {
             shared.borrow_mut().active = Some(slot);
         }
-        let weak = Rc::downgrade(&shared);
-        leptos::task::spawn_local(async move {
-            let guarded = guard(&weak).await;
-            with_shared(&weak, |shared| {
-                if shared.borrow().failure.is_some() {
-                    return;
-                }
-                let early = shared.borrow_mut().active.take();
-                let started = guarded.and_then(|served_with_csp| match early {
-                    Some(slot) if served_with_csp => slot.worker.init(false).map(|()| slot),
-                    _ => spawn(shared, false),
-                });
-                match started {
-                    Ok(slot) => shared.borrow_mut().active = Some(slot),
-                    Err(error) => fail(shared, error.to_string()),
-                }
+        // The check's answer is often in before the app starts: Python then
+        // starts at once, not after the app has mounted (when the guard,
+        // awaited, would resume).
+        if crate::pwa::worker_checked_early() == Some(true) {
+            start_python(&shared, Ok(true));
+        } else {
+            let weak = Rc::downgrade(&shared);
+            leptos::task::spawn_local(async move {
+                let guarded = guard(&weak).await;
+                with_shared(&weak, |shared| start_python(shared, guarded));
             });
-        });
+        }
         Self { shared }
     }
 
@@ -358,6 +352,24 @@ impl Drop for Runtime {
         state.active = None;
         state.spare = None;
         state.maker = None;
+    }
+}
+
+/// Starts Python in the active worker once `guard` has passed (`Ok(true)`:
+/// the worker was created from a script with its CSP), else in a new one;
+/// fails the start when the guard failed. Nothing when it has failed already.
+fn start_python(shared: &Rc<RefCell<Shared>>, guarded: Result<bool, RuntimeError>) {
+    if shared.borrow().failure.is_some() {
+        return;
+    }
+    let early = shared.borrow_mut().active.take();
+    let started = guarded.and_then(|served_with_csp| match early {
+        Some(slot) if served_with_csp => slot.worker.init(false).map(|()| slot),
+        _ => spawn(shared, false),
+    });
+    match started {
+        Ok(slot) => shared.borrow_mut().active = Some(slot),
+        Err(error) => fail(shared, error.to_string()),
     }
 }
 

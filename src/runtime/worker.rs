@@ -12,8 +12,12 @@ use web_sys::{
 use super::RuntimeError;
 use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
-/// Where the worker lives, relative to the page (Pyodide and the runner are beside it).
+/// Where the worker lives, relative to the page (Pyodide and the runner are
+/// beside it). index.html's inline script creates the first one from here too.
 pub(super) const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
+
+/// The global under which index.html's inline script leaves the worker it created.
+const EARLY_WORKER: &str = "sandpitWorker";
 
 /// The signal Pyodide raises as `KeyboardInterrupt` when written to its interrupt buffer.
 const SIGINT: i32 = 2;
@@ -43,17 +47,23 @@ pub struct PythonWorker {
 }
 
 impl PythonWorker {
-    /// Spawns the module worker. It fetches what Python needs but starts
-    /// nothing until [`PythonWorker::init`]. `on_message` gets each message's
-    /// data; `on_error` gets a description when the worker dies.
+    /// Spawns the module worker, or adopts the one index.html created as the
+    /// page started. It fetches what Python needs but starts nothing until
+    /// [`PythonWorker::init`]. `on_message` gets each message's data;
+    /// `on_error` gets a description when the worker dies.
     pub fn spawn(
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(WORKER_PATH, &options)
-            .map_err(|e| RuntimeError::from_js(&e))?;
+        let worker = match take_early_worker() {
+            Some(worker) => worker,
+            None => {
+                let options = WorkerOptions::new();
+                options.set_type(WorkerType::Module);
+                Worker::new_with_options(WORKER_PATH, &options)
+                    .map_err(|e| RuntimeError::from_js(&e))?
+            }
+        };
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             on_message(event.data())
         });
@@ -133,6 +143,19 @@ impl Drop for PythonWorker {
         self.worker.set_onerror(None);
         self.worker.terminate();
     }
+}
+
+/// The worker index.html's inline script created, taken once: later workers
+/// are created here. None when there is none, or when its script failed to
+/// load before this (the script then dropped it: a new one reports why).
+/// Its error handler is replaced when the worker is adopted, so no error is
+/// missed in between: both run on this thread.
+fn take_early_worker() -> Option<Worker> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str(EARLY_WORKER);
+    let found = js_sys::Reflect::get(&window, &key).ok()?;
+    js_sys::Reflect::delete_property(&window, &key).ok()?;
+    found.dyn_into::<Worker>().ok()
 }
 
 fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {

@@ -255,6 +255,37 @@ describe("a run started while Python is loading", () => {
     },
   );
 
+  test("Python's worker is created while the page is parsed, before the app runs, and Python starts in it", async () => {
+    const sandpit = await app.newPage();
+    await sandpit.page.addInitScript(() => {
+      const NativeWorker = window.Worker;
+      window.__workers = [];
+      window.Worker = class extends NativeWorker {
+        constructor(...args) {
+          super(...args);
+          // "loading" only while the HTML is parsed: the app is a module script, which runs after.
+          this.createdWhile = document.readyState;
+          this.inits = 0;
+          window.__workers.push(this);
+        }
+        postMessage(data, ...rest) {
+          if (data?.type === "init") this.inits += 1;
+          return super.postMessage(data, ...rest);
+        }
+      };
+    });
+    await (await sandpit.open()).waitReady();
+    const workers = await sandpit.page.evaluate(() =>
+      window.__workers.map(({ createdWhile, inits }) => ({ createdWhile, inits })),
+    );
+    assert.deepEqual(workers[0], { createdWhile: "loading", inits: 1 }, JSON.stringify(workers));
+    assert.equal(workers.filter((w) => w.createdWhile === "loading").length, 1, JSON.stringify(workers));
+    assert.equal(await sandpit.page.evaluate(() => "sandpitWorker" in window), false, "the app left it in the page");
+    assert.equal((await sandpit.run("6 * 7")).value, "42");
+    await sandpit.assertHealthy();
+    await sandpit.close();
+  });
+
   test("a worker script that does not load fails the start, with why, and the queued run too", async () => {
     const sandpit = await app.newPage();
     // The worker's own load of its script (the page's CSP check, a fetch, gets it).
