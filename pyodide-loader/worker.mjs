@@ -11,10 +11,11 @@
 // its ways to start more workers are removed, and the host is reached only
 // through a MessagePort that lives in this module's scope.
 //
-// The files every start needs besides Python itself (Pyodide's JS, the
-// manifest, the package index, the runner) and the snapshot lookup start as
-// this module runs, while the page still checks the worker's CSP; Python
-// itself starts only at `init`, which the page sends once that check passed.
+// Python starts loading as this module runs, not at `init`: the page's main
+// thread, busy starting the app, forwarded `init` 50-150 ms after this module
+// had run. Starting Python runs none of the user's code: code arrives only
+// over the port that `init` brings, which the page sends once it has checked
+// this worker's CSP (see `startEarly`).
 //
 // Start-up restores Python from a snapshot when one is stored (see
 // snapshot.mjs), else starts it from scratch. The snapshot is made by a
@@ -68,6 +69,12 @@ let chain = Promise.resolve();
 
 const post = (message) => port.postMessage(message);
 
+/**
+ * The name the host gives the snapshot maker's worker (MAKER_NAME in
+ * src/runtime/worker.rs): it starts Python its own way, at `init`.
+ */
+const MAKER_NAME = "sandpit-snapshot-maker";
+
 const fetches = startFetches();
 /** The stored snapshot, read before lockDown removes Cache Storage (see `openSnapshot`). */
 const stored = openSnapshot(
@@ -75,6 +82,17 @@ const stored = openSnapshot(
   PYODIDE_URL,
   fetches.manifest.then((manifest) => manifest.snapshot_key),
 ).catch((error) => ({ rejected: `it could not be read: ${error?.message ?? error}` }));
+
+/** The latest start-up progress, kept until `init` brings the port. */
+let progressSoFar = null;
+const progress = (message) => {
+  progressSoFar = message;
+  if (port !== null) post(message);
+};
+/** Python starting (see `startEarly`); null for the snapshot maker. */
+const starting = self.name === MAKER_NAME ? null : startEarly();
+// Its failure is reported by `init`, not as unhandled meanwhile.
+starting?.catch(() => {});
 
 // The first (and only) message on the worker itself: `init`, carrying the port.
 self.onmessage = (event) => {
@@ -288,25 +306,42 @@ async function startPython(loadPyodide, startup) {
   return { started, snapshot };
 }
 
+/**
+ * Starts Python, with the runner installed; resolves to what `startPython`
+ * does, or to null when this worker's script came without its CSP. The page
+ * never sends `init` to such a worker (it waits for the service worker to
+ * add the CSP, then starts another), so it would download Pyodide for
+ * nothing; this check saves that, while the guard is the page's.
+ */
+async function startEarly() {
+  const own = await fetch(import.meta.url, { cache: "no-store" });
+  if (!(own.ok && own.headers.has("Content-Security-Policy"))) return null;
+  const { loadPyodide } = await fetches.loader;
+  // The manifest knows the sizes up front, so the bar never runs backwards.
+  // Python does not wait for it: progress is reported once it is in.
+  const sizeOf = (manifest) => Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
+  let total = null;
+  fetches.manifest.then((manifest) => (total = sizeOf(manifest)), () => {});
+  const startup = (loaded) => {
+    if (total === null) return;
+    // Once every byte is in, what remains is compiling and starting the interpreter.
+    const stage = loaded >= total ? "start" : "download";
+    progress({ type: "progress", stage, loaded, total });
+  };
+  const { started, snapshot } = await startPython(loadPyodide, startup);
+  total = sizeOf(await fetches.manifest);
+  progress({ type: "progress", stage: "runner", loaded: total, total });
+  const { installed, index } = await installRunner(started);
+  return { started, snapshot, installed, index };
+}
+
 async function init(config) {
   try {
-    const { loadPyodide } = await fetches.loader;
-    // The manifest knows the sizes up front, so the bar never runs backwards.
-    // Python does not wait for it: progress is reported once it is in.
-    const sizeOf = (manifest) => Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
-    let total = null;
-    fetches.manifest.then((manifest) => (total = sizeOf(manifest)), () => {});
-    const startup = (loaded) => {
-      if (total === null) return;
-      // Once every byte is in, what remains is compiling and starting the interpreter.
-      const stage = loaded >= total ? "start" : "download";
-      post({ type: "progress", stage, loaded, total });
-    };
-    const { started, snapshot } = await startPython(loadPyodide, startup);
+    if (progressSoFar !== null) post(progressSoFar);
+    const begun = await starting;
+    if (begun === null) throw new Error("the worker's script came without its Content-Security-Policy");
+    const { started, snapshot, installed, index } = begun;
     pyodide = started;
-    total = sizeOf(await fetches.manifest);
-    post({ type: "progress", stage: "runner", loaded: total, total });
-    const { installed, index } = await installRunner(pyodide);
     runner = installed;
     packageOfImport = new Map(Object.entries(index.imports));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).

@@ -196,26 +196,26 @@ impl Runtime {
                 versions: None,
             })
         });
-        // The worker is created at once, so its script and what it fetches
-        // before Python starts load while the page checks the worker's CSP
-        // (a fetch, after the app's own start). It is the active worker from
-        // the start, so a script that fails to load fails the start. It gets
-        // `init` once the check passes; created from a script without its
-        // CSP, it is replaced. (Should it fail to be created, `spawn` tries
-        // again below and reports why.)
-        if let Ok(slot) = create(&shared) {
+        // The worker (the one index.html created as the page started, when
+        // there is one) is the active worker at once, so a script that fails
+        // to load fails the start. It starts Python by itself, but takes
+        // code only over the port `init` brings, sent once the page's check
+        // of its CSP passes; created from a script without its CSP, it is
+        // replaced. (Should it fail to be created, `spawn` tries again in
+        // `admit` and reports why.)
+        if let Ok(slot) = create(&shared, false) {
             shared.borrow_mut().active = Some(slot);
         }
-        // The check's answer is often in before the app starts: Python then
-        // starts at once, not after the app has mounted (when the guard,
+        // The check's answer is often in before the app starts: `init` then
+        // goes at once, not after the app has mounted (when the guard,
         // awaited, would resume).
         if crate::pwa::worker_checked_early() == Some(true) {
-            start_python(&shared, Ok(true));
+            admit(&shared, Ok(true));
         } else {
             let weak = Rc::downgrade(&shared);
             leptos::task::spawn_local(async move {
                 let guarded = guard(&weak).await;
-                with_shared(&weak, |shared| start_python(shared, guarded));
+                with_shared(&weak, |shared| admit(shared, guarded));
             });
         }
         Self { shared }
@@ -355,10 +355,10 @@ impl Drop for Runtime {
     }
 }
 
-/// Starts Python in the active worker once `guard` has passed (`Ok(true)`:
-/// the worker was created from a script with its CSP), else in a new one;
-/// fails the start when the guard failed. Nothing when it has failed already.
-fn start_python(shared: &Rc<RefCell<Shared>>, guarded: Result<bool, RuntimeError>) {
+/// Sends `init` to the active worker once `guard` has passed (`Ok(true)`:
+/// the worker was created from a script with its CSP), else spawns a new
+/// one; fails the start when the guard failed. Nothing when it has failed already.
+fn admit(shared: &Rc<RefCell<Shared>>, guarded: Result<bool, RuntimeError>) {
     if shared.borrow().failure.is_some() {
         return;
     }
@@ -429,13 +429,13 @@ fn now_ms() -> f64 {
 /// Starts a worker whose messages are tagged with a new generation
 /// (`make_snapshot`: the snapshot maker, see [`PythonWorker::init`]).
 fn spawn(shared: &Rc<RefCell<Shared>>, make_snapshot: bool) -> Result<Slot, RuntimeError> {
-    let slot = create(shared)?;
+    let slot = create(shared, make_snapshot)?;
     slot.worker.init(make_snapshot)?;
     Ok(slot)
 }
 
-/// Creates a worker, tagged with a new generation, that starts Python only once sent `init`.
-fn create(shared: &Rc<RefCell<Shared>>) -> Result<Slot, RuntimeError> {
+/// Creates a worker, tagged with a new generation, that takes code only once sent `init`.
+fn create(shared: &Rc<RefCell<Shared>>, make_snapshot: bool) -> Result<Slot, RuntimeError> {
     let (generation, this) = {
         let mut state = shared.borrow_mut();
         state.generations += 1;
@@ -449,7 +449,7 @@ fn create(shared: &Rc<RefCell<Shared>>) -> Result<Slot, RuntimeError> {
         move |message| with_shared(&this, |shared| on_worker_error(shared, generation, message));
     Ok(Slot {
         generation,
-        worker: PythonWorker::spawn(on_message, on_error)?,
+        worker: PythonWorker::spawn(make_snapshot, on_message, on_error)?,
         ready: false,
     })
 }

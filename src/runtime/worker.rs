@@ -19,6 +19,10 @@ pub(super) const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
 /// The global under which index.html's inline script leaves the worker it created.
 const EARLY_WORKER: &str = "sandpitWorker";
 
+/// The snapshot maker's worker name (MAKER_NAME in worker.mjs): every other
+/// worker starts Python as its script runs, the maker its own way at `init`.
+const MAKER_NAME: &str = "sandpit-snapshot-maker";
+
 /// The signal Pyodide raises as `KeyboardInterrupt` when written to its interrupt buffer.
 const SIGINT: i32 = 2;
 /// The signal the runner takes as a nudge to stream waiting output (`_NUDGE_SIGNAL` in runner.py).
@@ -48,18 +52,24 @@ pub struct PythonWorker {
 
 impl PythonWorker {
     /// Spawns the module worker, or adopts the one index.html created as the
-    /// page started. It fetches what Python needs but starts nothing until
+    /// page started. It starts Python as its script runs (the snapshot maker,
+    /// `make_snapshot`, at init), but takes no code before
     /// [`PythonWorker::init`]. `on_message` gets each message's data;
     /// `on_error` gets a description when the worker dies.
     pub fn spawn(
+        make_snapshot: bool,
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
-        let worker = match take_early_worker() {
+        let early = (!make_snapshot).then(take_early_worker).flatten();
+        let worker = match early {
             Some(worker) => worker,
             None => {
                 let options = WorkerOptions::new();
                 options.set_type(WorkerType::Module);
+                if make_snapshot {
+                    options.set_name(MAKER_NAME);
+                }
                 Worker::new_with_options(WORKER_PATH, &options)
                     .map_err(|e| RuntimeError::from_js(&e))?
             }
@@ -91,8 +101,9 @@ impl PythonWorker {
         })
     }
 
-    /// Sends `init`, which starts Python. With `make_snapshot` the worker
-    /// only stores a start-up snapshot (see [`WorkerConfig::make_snapshot`]).
+    /// Sends `init`, which brings the port runs come over (and starts Python
+    /// in the snapshot maker). With `make_snapshot` the worker only stores a
+    /// start-up snapshot (see [`WorkerConfig::make_snapshot`]).
     pub fn init(&self, make_snapshot: bool) -> Result<(), RuntimeError> {
         let config = WorkerConfig {
             interrupt_buffer: self
