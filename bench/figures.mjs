@@ -249,10 +249,11 @@ function coldStartNote(loads) {
   const page = { s: part("sandpit", (c) => c.workerAt), r: part("raw", (c) => c.workerAt) };
   const worker = { s: part("sandpit", (c) => c.readyAt - c.workerAt), r: part("raw", (c) => c.readyAt - c.workerAt) };
   return (
-    `Before its worker exists Sandpit's page takes ${formatMs(page.s)} (raw: ${formatMs(page.r)}): ` +
-    `loading and starting the app's own wasm and JS. From the worker's creation to ready takes ` +
+    `Sandpit's page creates its worker ${formatMs(page.s)} after navigation starts (raw: ${formatMs(page.r)}), ` +
+    `from an inline script in its HTML. From the worker's creation to ready takes ` +
     `${formatMs(worker.s)} (raw: ${formatMs(worker.r)}): Pyodide itself plus what Sandpit's worker ` +
-    `adds around it (pyodide-loader/worker.mjs).`
+    `adds around it (pyodide-loader/worker.mjs), beside the app's own wasm and JS starting on the page, ` +
+    `which shares the machine's cores and passes the worker its messages.`
   );
 }
 
