@@ -175,8 +175,8 @@ async function hasOwnCsp(url, fetched = fetch(url, { cache: "no-store" })) {
 /**
  * index.html's check of the Python worker's script, made as the page
  * started: whether it came with its CSP when the answer is in already (and
- * then taken), else null. Lets Python start without waiting for the app to
- * finish mounting.
+ * then taken), else null. Lets the worker get `init` (and code) without
+ * waiting for the app to finish mounting.
  */
 export function workerCheckedEarly() {
   const early = window.sandpitWorkerCheck;
