@@ -76,12 +76,6 @@ const post = (message) => port.postMessage(message);
 const MAKER_NAME = "sandpit-snapshot-maker";
 
 const fetches = startFetches();
-/** The stored snapshot, read before lockDown removes Cache Storage (see `openSnapshot`). */
-const stored = openSnapshot(
-  self.caches,
-  PYODIDE_URL,
-  fetches.manifest.then((manifest) => manifest.snapshot_key),
-).catch((error) => ({ rejected: `it could not be read: ${error?.message ?? error}` }));
 
 /** The latest start-up progress, kept until `init` brings the port. */
 let progressSoFar = null;
@@ -283,7 +277,7 @@ async function installRunner(started) {
  * (`used`, `absent`, or `rejected` with why), which `ready` reports. Any
  * failure of the snapshot path ends in a start from scratch.
  */
-async function startPython(loadPyodide, startup) {
+async function startPython(loadPyodide, stored, startup) {
   const indexURL = PYODIDE_URL;
   const found = await stored;
   if (found.verified) {
@@ -314,6 +308,12 @@ async function startPython(loadPyodide, startup) {
  * nothing; this check saves that, while the guard is the page's.
  */
 async function startEarly() {
+  // Read before lockDown removes Cache Storage, beside the check below.
+  const stored = openSnapshot(
+    self.caches,
+    PYODIDE_URL,
+    fetches.manifest.then((manifest) => manifest.snapshot_key),
+  ).catch((error) => ({ rejected: `it could not be read: ${error?.message ?? error}` }));
   const own = await fetch(import.meta.url, { cache: "no-store" });
   if (!(own.ok && own.headers.has("Content-Security-Policy"))) return null;
   const { loadPyodide } = await fetches.loader;
@@ -328,7 +328,7 @@ async function startEarly() {
     const stage = loaded >= total ? "start" : "download";
     progress({ type: "progress", stage, loaded, total });
   };
-  const { started, snapshot } = await startPython(loadPyodide, startup);
+  const { started, snapshot } = await startPython(loadPyodide, stored, startup);
   total = sizeOf(await fetches.manifest);
   progress({ type: "progress", stage: "runner", loaded: total, total });
   const { installed, index } = await installRunner(started);

@@ -534,8 +534,9 @@ passed_as_itself!(
     "A MessagePort, transferred by postMessage as itself."
 );
 
-/// Sent to the worker with `init`, which starts Python. The worker finds
-/// Pyodide's files and the runner beside its own script.
+/// Sent to the worker with `init`, which lets it take code (and starts
+/// Python in the snapshot maker). The worker finds Pyodide's files and the
+/// runner beside its own script.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct WorkerConfig {

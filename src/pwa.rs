@@ -31,7 +31,7 @@ extern "C" {
     async fn js_prompt_install() -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(js_name = workerCheckedEarly)]
-    fn js_worker_checked_early() -> Option<bool>;
+    fn js_worker_checked_early() -> bool;
 
     #[wasm_bindgen(catch, js_name = workerNeedsServiceWorker)]
     async fn js_worker_needs_service_worker(url: &str) -> Result<JsValue, JsValue>;
@@ -40,9 +40,9 @@ extern "C" {
     async fn js_wait_for_service_worker(url: &str) -> Result<JsValue, JsValue>;
 }
 
-/// Whether the Python worker's script came with its own CSP, when index.html
-/// checked it as the page started and the answer is in already.
-pub fn worker_checked_early() -> Option<bool> {
+/// Whether index.html's check of the Python worker's script, made as the
+/// page started, is in already and found its own CSP.
+pub fn worker_checked_early() -> bool {
     js_worker_checked_early()
 }
 

@@ -173,16 +173,16 @@ async function hasOwnCsp(url, fetched = fetch(url, { cache: "no-store" })) {
 }
 
 /**
- * index.html's check of the Python worker's script, made as the page
- * started: whether it came with its CSP when the answer is in already (and
- * then taken), else null. Lets the worker get `init` (and code) without
- * waiting for the app to finish mounting.
+ * Whether index.html's check of the Python worker's script, made as the page
+ * started, is in already and found its CSP (it is then taken). Lets the
+ * worker get `init` (and code) without waiting for the app to finish
+ * mounting. Any other answer is left for `workerNeedsServiceWorker`.
  */
 export function workerCheckedEarly() {
   const early = window.sandpitWorkerCheck;
-  if (!(early instanceof Response)) return null;
+  if (!(early instanceof Response && servedWithCsp(early))) return false;
   delete window.sandpitWorkerCheck;
-  return servedWithCsp(early);
+  return true;
 }
 
 /**

@@ -209,7 +209,7 @@ impl Runtime {
         // The check's answer is often in before the app starts: `init` then
         // goes at once, not after the app has mounted (when the guard,
         // awaited, would resume).
-        if crate::pwa::worker_checked_early() == Some(true) {
+        if crate::pwa::worker_checked_early() {
             admit(&shared, Ok(true));
         } else {
             let weak = Rc::downgrade(&shared);
@@ -376,7 +376,7 @@ fn admit(shared: &Rc<RefCell<Shared>>, guarded: Result<bool, RuntimeError>) {
 /// Resolves when the worker's script will run under its own CSP: at once
 /// where the host sends it (true), else once the service worker (which adds
 /// it) controls the page (false: a worker created before then is unguarded).
-/// Python never starts without it.
+/// No code reaches Python without it.
 async fn guard(weak: &Weak<RefCell<Shared>>) -> Result<bool, RuntimeError> {
     let unguarded = |e: crate::pwa::PwaError| RuntimeError::Unavailable(e.to_string());
     if !crate::pwa::worker_needs_service_worker(WORKER_PATH)
