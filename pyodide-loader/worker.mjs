@@ -242,11 +242,14 @@ async function countingDownloads(report, body) {
 function startFetches() {
   const fetchJson = async (url) => (await fetch(url)).json();
   const manifest = fetchJson(new URL("manifest.json", PYODIDE_URL));
-  const index = manifest.then((found) => packageIndex(PYODIDE_URL, found));
+  // Fetched now, not once the manifest is in: a fetch made while Python
+  // loads would be counted as its download (`countingDownloads`).
+  const lock = fetchJson(new URL("pyodide-lock.json", PYODIDE_URL));
+  const index = Promise.all([lock, manifest]).then(([found, about]) => packageIndex(found, about));
   const source = fetch(RUNNER_URL).then((response) => response.text());
   const loader = import(new URL("pyodide.mjs", PYODIDE_URL).href);
   // Their failures are reported where they are awaited, not as unhandled meanwhile.
-  for (const pending of [manifest, index, source, loader]) pending.catch(() => {});
+  for (const pending of [manifest, lock, index, source, loader]) pending.catch(() => {});
   // Pyodide imports its 1.2 MB of generated JS only once loadPyodide runs;
   // importing it now overlaps that with waiting for `init` and the snapshot
   // (the module is loaded once, so loadPyodide finds it). After the loader:
@@ -417,8 +420,7 @@ function emitter(id, limitBytes) {
  * What the runner needs to explain a failed import: which import names
  * belong to which package, and which packages ship with the app.
  */
-async function packageIndex(pyodideUrl, manifest) {
-  const lock = await (await fetch(new URL("pyodide-lock.json", pyodideUrl))).json();
+function packageIndex(lock, manifest) {
   const imports = {};
   for (const entry of Object.values(lock.packages)) {
     for (const name of entry.imports ?? []) imports[name] = entry.name;
