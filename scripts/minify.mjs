@@ -75,12 +75,23 @@ export async function minifyBundle(dir) {
 }
 
 /**
+ * A preload fetched `as="fetch"` (Trunk's preload of the app's wasm): the
+ * browser does not check an `integrity` attribute there, and Chromium says so
+ * on the console of every page load (crbug.com/981419). Trunk's loader then
+ * fetches the wasm without one, so the attribute checked nothing.
+ */
+const UNCHECKED_INTEGRITY = /<link\b(?=[^>]*\brel="preload")(?=[^>]*\bas="fetch")[^>]*>/g;
+
+/**
  * Writes each `integrity="<alg>-<hash>"` in `dir`/`page` again from the file
- * its tag's `href` names, with the same algorithm Trunk chose.
+ * its tag's `href` names, with the same algorithm Trunk chose; drops the ones
+ * the browser would ignore (`UNCHECKED_INTEGRITY`).
  */
 async function rehashIntegrity(dir, page) {
   const path = join(dir, page);
-  const html = await readFile(path, "utf8");
+  const html = (await readFile(path, "utf8")).replace(UNCHECKED_INTEGRITY, (tag) =>
+    tag.replace(/\s+integrity="[^"]*"/, ""),
+  );
   const tags = html.match(/<[^>]*\bintegrity="[^"]*"[^>]*>/g) ?? [];
   let out = html;
   for (const tag of tags) {

@@ -276,6 +276,21 @@ describe("a run started while Python is loading", () => {
     await sandpit.close();
   });
 
+  test("starting and running log no warnings on the console", async () => {
+    const sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    assert.equal((await sandpit.run("6 * 7")).value, "42");
+    // Settled: the warm spare and the snapshot maker have started too.
+    await sandpit.page.waitForFunction(
+      () => window.__sandpitMessages.some((m) => m.data?.type === "snapshot_stored"),
+      null,
+      { timeout: 90_000, polling: 100 },
+    );
+    assert.deepEqual(sandpit.warnings, []);
+    await sandpit.assertHealthy();
+    await sandpit.close();
+  });
+
   test("a worker script that does not load fails the start, with why, and the queued run too", async () => {
     const sandpit = await app.newPage();
     // The worker's own load of its script (the page's CSP check, a fetch, gets it).

@@ -237,11 +237,13 @@ export class SandpitPage {
     this.page = page;
     this.url = url;
     this.errors = [];
+    /** Console warnings, which `assertHealthy` lets pass: tests that care read them. */
+    this.warnings = [];
     this.checkedMessages = 0;
     page.on("console", (message) => {
-      if (message.type() === "error") {
-        this.errors.push(`console: ${message.text()} (${message.location().url})`);
-      }
+      const logged = `console: ${message.text()} (${message.location().url})`;
+      if (message.type() === "error") this.errors.push(logged);
+      if (message.type() === "warning") this.warnings.push(logged);
     });
     page.on("pageerror", (error) => this.errors.push(`page: ${error.message}`));
   }
