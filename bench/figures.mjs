@@ -97,6 +97,17 @@ export function buildFigures({ loads, sessions, recovery, programCount, size, se
       target: targets.none,
     }),
     ...PATHS.flatMap((path) => roundTripRows("trivial", "a trivial run (`1 + 1`)", sessions, path)),
+    ...PATHS.map((path) =>
+      row({
+        id: `round_trip_trivial_back_to_back_p50${path.id}`,
+        figure: "4",
+        title: `Round trip p50 for a trivial run, runs back to back (no pause between blocks)${path.title}`,
+        unit: "ms",
+        sandpit: summarise(sessions[path.name].trivialBackToBack.ms, 0.5),
+        raw: summarise(sessions.raw.trivialBackToBack.ms, 0.5),
+        target: targets.none,
+      }),
+    ),
     ...PATHS.flatMap((path) => roundTripRows("print100kb", "a run printing 100 KB", sessions, path)),
     ...recoveryRows(recovery),
     ...PATHS.map((path) =>
@@ -340,7 +351,20 @@ function costSplit(sandpit, raw, words) {
 function roundTripNote(sessions, key, path) {
   const s = median(sessions[path.name][key].ms);
   const r = median(sessions.raw[key].ms);
-  return `Median ${formatMs(s)} against raw ${formatMs(r)}. ${costSplit(sessions[path.name][key], sessions.raw[key], path.words)}`;
+  return (
+    `Median ${formatMs(s)} against raw ${formatMs(r)}. ${costSplit(sessions[path.name][key], sessions.raw[key], path.words)}` +
+    (key === "trivial" ? backToBackNote(sessions, path) : "")
+  );
+}
+
+/** How much of a trivial run's cost is the idle pause before its block: the same runs back to back. */
+function backToBackNote(sessions, path) {
+  const s = median(sessions[path.name].trivialBackToBack.ms);
+  const r = median(sessions.raw.trivialBackToBack.ms);
+  return (
+    ` Back to back, with no idle pause before each block of runs, the median is ${formatMs(s)} against raw ` +
+    `${formatMs(r)} (${formatMs(s - r)} over).`
+  );
 }
 
 function throughputNote(sessions, path) {

@@ -105,7 +105,8 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "page, one program at a time, each waiting for the previous result.",
     "- Figures 4 and 6 alternate between the targets' pages in blocks (10 round trips, or a pass over the programs), " +
       "with the machine left idle for 250 ms before each block, so that one page's leftover work (painting, garbage " +
-      "collection) does not land on the next target's first runs.",
+      "collection) does not land on the next target's first runs. One more series of trivial runs per target goes " +
+      "back to back, the whole series after one pause, to show what a run costs when runs follow each other closely.",
     "- Round trips and memory: one long session per target from a fresh page: run 1, a memory snapshot, the round trips " +
       "(after 3 warm-up runs each), programs up to the memory run count, a second snapshot. Sandpit's page keeps every run " +
       "on screen (the widget keeps them in its hidden run list), so what a run costs there depends on how many came before; " +

@@ -75,6 +75,8 @@ async function longSession(browser, sessions, programs, settings, log) {
     settings.roundTrips,
   );
   log(`round trips: ${settings.roundTrips} printing 100 KB`);
+  const trivialBackToBack = await backToBack(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
+  log(`round trips: ${settings.roundTrips} trivial, back to back`);
 
   // Every session has made the same runs so far; top up with programs to the memory run count.
   const missing = Math.max(0, settings.memoryRuns - sessions[0].runs);
@@ -88,7 +90,12 @@ async function longSession(browser, sessions, programs, settings, log) {
   return Object.fromEntries(
     sessions.map((s) => [
       s.name,
-      { trivial: trivial[s.name], print100kb: print100kb[s.name], memory: { first: memoryFirst[s.name], last: memoryLast[s.name], runs: s.runs } },
+      {
+        trivial: trivial[s.name],
+        print100kb: print100kb[s.name],
+        trivialBackToBack: trivialBackToBack[s.name],
+        memory: { first: memoryFirst[s.name], last: memoryLast[s.name], runs: s.runs },
+      },
     ]),
   );
 }
@@ -169,6 +176,21 @@ async function openSession(browser, target) {
     },
   };
   return session;
+}
+
+/**
+ * Per target, `count` runs of `item` in one series, each submitted as soon as
+ * the one before has answered: what a run costs when runs follow each other
+ * closely, without the idle pause before every block of `roundTrips` (after
+ * one, this machine ran everything about three times slower for a few runs).
+ */
+async function backToBack(sessions, item, count) {
+  const times = Object.fromEntries(sessions.map((s) => [s.name, measurements()]));
+  for (const s of sessions) {
+    await pause();
+    record(times[s.name], await s.series(Array(count).fill(item)));
+  }
+  return times;
 }
 
 /** Per target, the page clock times of `count` runs of `item`, after a short warm-up. */

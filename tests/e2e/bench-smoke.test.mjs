@@ -52,9 +52,17 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     assert.ok(results.details.recovery.terminate[0].replays >= 1, "terminate mode replays the earlier run");
     assert.equal(results.details.recovery.interrupt[0].replays, 0, "an interrupt keeps the interpreter");
 
-    // The agent path (sandpit-client.js, a headless widget) has its own rows in every session figure.
+    // Every session figure has a row for the UI and its own row for the agent path (sandpit-client.js, a headless widget).
     const ids = results.figures.map((f) => f.id);
-    for (const id of ["round_trip_trivial_p50", "round_trip_trivial_p95", "round_trip_print100kb_p50", "throughput", "memory_growth"]) {
+    for (const id of [
+      "round_trip_trivial_p50",
+      "round_trip_trivial_p95",
+      "round_trip_trivial_back_to_back_p50",
+      "round_trip_print100kb_p50",
+      "throughput",
+      "memory_growth",
+    ]) {
+      assert.ok(ids.includes(id), `${id} is missing`);
       assert.ok(ids.includes(`${id}_agent`), `${id}_agent is missing`);
     }
     assert.ok(results.details.memory["sandpit-client"].last.workers >= 1, "the widget's workers are measured");
