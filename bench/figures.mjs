@@ -357,7 +357,7 @@ function roundTripNote(sessions, key, path) {
   );
 }
 
-/** How much of a trivial run's cost is the idle pause before its block: the same runs back to back. */
+/** The same trivial runs back to back, beside the blocks that each follow an idle pause. */
 function backToBackNote(sessions, path) {
   const s = median(sessions[path.name].trivialBackToBack.ms);
   const r = median(sessions.raw.trivialBackToBack.ms);

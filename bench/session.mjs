@@ -5,7 +5,8 @@
 //   - throughput: every pass over the program set on a fresh page;
 //   - round trips and memory: one long session per target from a fresh page:
 //     run 1, a memory snapshot, the timed round trips (trivial, then 100 KB
-//     of output), programs up to the memory run count, a second snapshot.
+//     of output, then trivial back to back), programs up to the memory run
+//     count, a second snapshot.
 // The targets' pages stay open side by side and the work alternates between
 // them in small blocks, so a busy moment on the machine hits both alike.
 // Before each timed block the machine is left idle for a moment

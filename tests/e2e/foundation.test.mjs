@@ -280,7 +280,7 @@ describe("a run started while Python is loading", () => {
     const sandpit = await (await app.newPage()).open();
     await sandpit.waitReady();
     assert.equal((await sandpit.run("6 * 7")).value, "42");
-    // Settled: the warm spare and the snapshot maker have started too.
+    // The snapshot maker's start is covered too: it stores the snapshot, then the warm spare starts.
     await sandpit.page.waitForFunction(
       () => window.__sandpitMessages.some((m) => m.data?.type === "snapshot_stored"),
       null,
