@@ -1,9 +1,6 @@
 //! Human-readable numbers for the status line and output markers, and quoted
 //! names for messages.
 
-use crate::protocol::{LoadStage, SnapshotUse};
-use crate::storage::Usage;
-
 /// `1536` -> `"1.5 KB"`; decimal units, as browsers show downloads.
 pub fn bytes(n: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KB", "MB", "GB"];
@@ -72,18 +69,6 @@ pub fn quoted(name: &str) -> String {
     out
 }
 
-/// The status line while Python loads, e.g. `"Downloading Python: 3.2 MB of 12.1 MB"`.
-pub fn loading(stage: LoadStage, loaded: u64, total: Option<u64>) -> String {
-    match (stage, total) {
-        (LoadStage::Download, Some(total)) => {
-            format!("Downloading Python: {} of {}", bytes(loaded), bytes(total))
-        }
-        (LoadStage::Download, None) => format!("Downloading Python: {}", bytes(loaded)),
-        (LoadStage::Start, _) => "Starting the interpreter".to_owned(),
-        (LoadStage::Runner, _) => "Installing the runner".to_owned(),
-    }
-}
-
 /// A run's package download, e.g. `"Loading tabulate: 12.0 KB of 40.0 KB"`;
 /// before the first byte names no package yet: `"Loading packages"`.
 pub fn package_progress(packages: &[String], loaded: u64, total: u64) -> String {
@@ -98,59 +83,9 @@ pub fn package_progress(packages: &[String], loaded: u64, total: u64) -> String 
     )
 }
 
-/// How Python started, for the status line's tooltip.
-pub fn snapshot_use(snapshot: &SnapshotUse) -> String {
-    match snapshot {
-        SnapshotUse::Used => "Python was restored from its start-up snapshot".to_owned(),
-        SnapshotUse::Absent => {
-            "Python started from scratch (no start-up snapshot stored yet)".to_owned()
-        }
-        SnapshotUse::Rejected { reason } => {
-            format!(
-                "Python started from scratch: the stored start-up snapshot was not used, {reason}"
-            )
-        }
-    }
-}
-
-/// Settings' storage line, e.g. `"Storage: 13.5 MB used of 10.0 GB (app 13.4 MB, your work 20.5 KB)."`;
-/// the breakdown only where the browser gives one.
-pub fn storage_usage(usage: &Usage) -> String {
-    let size = |b: f64| bytes(b.max(0.0) as u64);
-    let parts: Vec<String> = [
-        usage.caches.map(|b| format!("app {}", size(b))),
-        usage.indexed_db.map(|b| format!("your work {}", size(b))),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let detail = if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", parts.join(", "))
-    };
-    format!(
-        "Storage: {} used of {}{detail}.",
-        size(usage.usage),
-        size(usage.quota)
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn snapshot_use_says_why_a_snapshot_was_not_used() {
-        assert_eq!(
-            snapshot_use(&SnapshotUse::Used),
-            "Python was restored from its start-up snapshot"
-        );
-        let rejected = SnapshotUse::Rejected {
-            reason: "its bytes do not match their sha256".into(),
-        };
-        assert!(snapshot_use(&rejected).ends_with("not used, its bytes do not match their sha256"));
-    }
 
     /// Natively `{:?}` still works, and is what `quoted` stands in for.
     #[test]
@@ -196,22 +131,6 @@ mod tests {
     }
 
     #[test]
-    fn loading_text_shows_bytes_when_downloading() {
-        assert_eq!(
-            loading(LoadStage::Download, 3_200_000, Some(12_100_000)),
-            "Downloading Python: 3.2 MB of 12.1 MB"
-        );
-        assert_eq!(
-            loading(LoadStage::Download, 500, None),
-            "Downloading Python: 500 B"
-        );
-        assert_eq!(
-            loading(LoadStage::Runner, 1, Some(1)),
-            "Installing the runner"
-        );
-    }
-
-    #[test]
     fn package_progress_names_packages_once_known() {
         assert_eq!(package_progress(&[], 0, 0), "Loading packages");
         let names = ["tabulate".to_owned(), "six".to_owned()];
@@ -219,22 +138,5 @@ mod tests {
             package_progress(&names, 12_000, 40_000),
             "Loading tabulate, six: 12.0 KB of 40.0 KB"
         );
-    }
-
-    #[test]
-    fn storage_usage_breaks_down_where_the_browser_does() {
-        let mut usage = Usage {
-            usage: 13_520_000.0,
-            quota: 10e9,
-            caches: Some(13_400_000.0),
-            indexed_db: Some(20_480.0),
-        };
-        assert_eq!(
-            storage_usage(&usage),
-            "Storage: 13.5 MB used of 10.0 GB (app 13.4 MB, your work 20.5 KB)."
-        );
-        usage.caches = None;
-        usage.indexed_db = None;
-        assert_eq!(storage_usage(&usage), "Storage: 13.5 MB used of 10.0 GB.");
     }
 }

@@ -11,18 +11,15 @@
 // messages quote with `format::quoted` and show JS values with `js_error`.
 #![deny(clippy::use_debug)]
 
+pub mod app;
 pub mod base64;
-pub mod bulk;
 pub mod format;
-mod js_error;
-pub mod json_data;
-pub mod kept_files;
+pub mod js;
 pub mod mcp;
 pub mod protocol;
 pub mod pwa;
-pub mod reader;
 pub mod runtime;
-pub mod storage;
-mod tagged;
+pub mod store;
+pub mod surfaces;
 pub mod tools;
 pub mod ui;

@@ -8,13 +8,13 @@
 //!
 //! What can be large in a result (output, values, rich outputs, file bytes)
 //! is [`Text`] or [`Json`]: JS values in the browser, outside the app's
-//! wasm memory (see [`crate::bulk`]). On the wire they are plain strings and
+//! wasm memory (see [`crate::js::bulk`]). On the wire they are plain strings and
 //! JSON, as the schema says.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::bulk::{Json, Text};
+use crate::js::bulk::{Json, Text};
 
 /// Identifies one run between the host and the worker.
 pub type RunId = u32;

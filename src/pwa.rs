@@ -9,7 +9,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::js_error;
+use crate::js::error as js_error;
 
 #[wasm_bindgen(module = "/www/pwa.js")]
 extern "C" {

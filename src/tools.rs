@@ -11,9 +11,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::bulk::Json;
 use crate::format::quoted;
-use crate::json_data::JsonError;
+use crate::js::bulk::Json;
+use crate::js::json_data::JsonError;
 use crate::protocol::{CheckReport, InputFile, RunRequest, RunResult, DEFAULT_SESSION};
 
 /// One of the tools.

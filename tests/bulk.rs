@@ -1,6 +1,6 @@
 //! Bulky text: how long output is cut into pieces for the page.
 
-use sandpit::bulk::Text;
+use sandpit::js::bulk::Text;
 
 fn pieces(text: &str, size: usize) -> Vec<String> {
     Text::from(text)

@@ -1,4 +1,4 @@
-//! `sandpit::json_data` reads JSON as `serde_json::from_value` does: the
+//! `sandpit::js::json_data` reads JSON as `serde_json::from_value` does: the
 //! same values, and the same errors word for word (a model reads them when
 //! its tool arguments do not fit). In the browser it reads JS values; here
 //! the same deserializer reads `serde_json::Value`s, against serde_json.
@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
-use sandpit::json_data::{read, Kind};
+use sandpit::js::json_data::{read, Kind};
 use sandpit::tools::{CheckPythonArgs, ResetSessionArgs, RunPythonArgs};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};

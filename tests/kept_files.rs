@@ -1,15 +1,16 @@
 //! Which files are kept across reloads: what a run's result turns into,
 //! the limits and who gets the room, and writes overtaken by later runs.
 
-use sandpit::bulk::Text;
-use sandpit::kept_files::{
-    inputs_by_session, Catalogue, Keeping, Plan, Refusal, RunFiles, Source, Write, MAX_FILES,
-    MAX_FILE_BYTES, MAX_TOTAL_BYTES,
-};
+use sandpit::js::bulk::Text;
 use sandpit::protocol::{
     Artifact, FileEntry, InputFile, OutputLimits, Restoration, RunResult, RunStatus, Truncation,
 };
-use sandpit::storage::{Kept, StoredFile};
+use sandpit::store::kept_files::{
+    inputs_by_session, Catalogue, Keeping, Plan, RunFiles, Source, Write,
+};
+use sandpit::store::records::{
+    Kept, Refusal, StoredFile, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES,
+};
 
 /// A run's result that left `files` in the directory, of which `artifacts` changed.
 fn result(files: &[(&str, u64)], artifacts: Vec<Artifact>) -> RunResult {

@@ -4,7 +4,7 @@
 //! postMessage with the official SDK.
 
 use base64::Engine;
-use sandpit::bulk::Json;
+use sandpit::js::bulk::Json;
 use sandpit::mcp::content::{call_result, file_uri, parse_file_uri};
 use sandpit::mcp::{Reply, Server, ToolOutcome};
 use sandpit::protocol::{RunResult, DEFAULT_SESSION};

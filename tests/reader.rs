@@ -1,11 +1,10 @@
-//! The browser reads run results by hand (`sandpit::reader`), natively the
+//! The browser reads run results by hand (`sandpit::js::reader`), natively the
 //! derive reads them: both must read the same JSON the same way, and refuse
 //! what the derive refuses in the browser.
 
-use sandpit::kept_files::Refusal;
+use sandpit::js::reader::FromSource;
 use sandpit::protocol::{CheckReport, OutputChunk, RunResult};
-use sandpit::reader::FromSource;
-use sandpit::storage::{Kept, StoredFile, StoredOutcome, StoredRun, Workspace};
+use sandpit::store::records::{Kept, Refusal, StoredFile, StoredOutcome, StoredRun, Workspace};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 

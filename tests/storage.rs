@@ -1,9 +1,10 @@
 //! The saved workspace's rules: what each session shows, what survives a
 //! deleted session, and what a damaged or foreign record turns into.
 
-use sandpit::kept_files::Refusal;
 use sandpit::protocol::DEFAULT_SESSION;
-use sandpit::storage::{Kept, Saved, StoredFile, StoredOutcome, StoredRun, Workspace};
+use sandpit::store::records::{
+    Kept, Refusal, Saved, StoredFile, StoredOutcome, StoredRun, Workspace,
+};
 
 fn names(workspace: &Workspace) -> Vec<&str> {
     workspace.sessions.iter().map(String::as_str).collect()

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::bulk::{wire_name, Text};
 use crate::format;
+use crate::js::bulk::{wire_name, Text};
 use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus};
 use crate::tools::SessionReset;
 

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::content::Resource;
-use crate::bulk::Json;
+use crate::js::bulk::Json;
 
 /// The result of `initialize`.
 #[derive(Serialize)]

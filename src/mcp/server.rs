@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome};
 use super::results;
-use crate::bulk::{Json, Text};
 use crate::format::quoted;
+use crate::js::bulk::{Json, Text};
 use crate::protocol::FileEntry;
 use crate::tools::{Tool, ToolCall, ToolError};
 

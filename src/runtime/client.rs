@@ -112,7 +112,7 @@ pub enum RuntimeError {
 
 impl RuntimeError {
     pub(super) fn from_js(value: &JsValue) -> Self {
-        Self::Worker(crate::js_error::message(value))
+        Self::Worker(crate::js::error::message(value))
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! serde's derive would first copy each message into a buffer of its own: a
 //! run's output would pass through wasm memory, its JS strings could not be
-//! kept as they are ([`crate::bulk`]), and every type in a message would be
+//! kept as they are ([`crate::js::bulk`]), and every type in a message would be
 //! compiled twice. The derived `Deserialize` of these enums still defines
 //! them natively (tests, schema); the browser tests check every message
 //! really exchanged against that schema, so this reading is checked too.
@@ -10,8 +10,8 @@
 use serde_wasm_bindgen::Error;
 use wasm_bindgen::JsValue;
 
+use crate::js::tagged::Tagged;
 use crate::protocol::{Answer, LoadProgress, SnapshotUse, WorkerMessage};
-use crate::tagged::Tagged;
 
 /// Reads a message from the worker.
 pub(super) fn decode(data: JsValue) -> Result<WorkerMessage, Error> {

@@ -9,7 +9,7 @@ use web_sys::{
     ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType,
 };
 
-use super::RuntimeError;
+use super::client::RuntimeError;
 use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
 /// Where the worker lives, relative to the page (Pyodide and the runner are

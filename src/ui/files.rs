@@ -10,10 +10,10 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, FileList, HtmlInputElement};
 
 use super::download;
-use super::file_keeper::FileKeeper;
 use crate::format;
-use crate::kept_files::{Keeping, KeptFile};
 use crate::protocol::InputFile;
+use crate::store::file_keeper::FileKeeper;
+use crate::store::kept_files::{Keeping, KeptFile};
 
 /// Attached files waiting for the next run, and the session's files.
 #[component]

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::bulk::Text;
+use crate::js::bulk::Text;
 use crate::protocol::MimeBundle;
 
 /// Put in front of every HTML output: the frame may run its own inline

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::run_view::RunView;
-use super::RunEntry;
+use crate::app::RunEntry;
 
 /// Runs per group. A group out of view is skipped whole by the browser
 /// (`content-visibility: auto` on `.run-group`, see style.css), so each

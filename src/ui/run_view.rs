@@ -6,9 +6,9 @@ use leptos::task::spawn_local;
 
 use super::download;
 use super::rich::RichOutput;
-use super::{RunEntry, RunPhase, SharedRuntime};
-use crate::bulk::{self, Text};
+use crate::app::{RunEntry, RunPhase, SharedRuntime};
 use crate::format;
+use crate::js::bulk::{self, Text};
 use crate::protocol::{Artifact, OutputChunk, Restoration, RunError, RunResult, StreamName};
 
 /// A submitted run in any phase.

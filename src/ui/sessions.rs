@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::file_keeper::FileKeeper;
-use super::SharedRuntime;
+use crate::app::SharedRuntime;
 use crate::protocol::DEFAULT_SESSION;
+use crate::store::file_keeper::FileKeeper;
 
 /// Sessions have isolated globals; runs go to the one picked here, from `names`.
 /// Reset and Delete also drop the session's kept `files`.

@@ -6,7 +6,7 @@ use leptos::task::spawn_local;
 
 use crate::format;
 use crate::pwa::PwaState;
-use crate::storage::{self, Usage};
+use crate::store::{self, records::Usage};
 
 /// A panel in the header: the offline copy's state and version, storage
 /// usage (read when the panel opens), and clearing the saved work.
@@ -16,18 +16,18 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
     let confirming = RwSignal::new(false);
     let refresh = move || {
         spawn_local(async move {
-            usage.set(Some(storage::usage().await.map_err(|e| e.to_string())));
+            usage.set(Some(store::usage().await.map_err(|e| e.to_string())));
         });
     };
     let clear = move |_| {
         spawn_local(async move {
-            match storage::clear().await {
+            match store::clear().await {
                 // A fresh start: the default session and code, no history, a new Python.
                 Ok(()) => {
                     if let Err(error) = window().location().reload() {
                         warn!(
                             "sandpit: could not reload: {}",
-                            crate::js_error::message(&error)
+                            crate::js::error::message(&error)
                         );
                     }
                 }
@@ -51,7 +51,7 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
             <div class="settings-body">
                 <OfflineState pwa />
                 <p data-testid="storage-usage">{move || usage.get().map(|usage| match usage {
-                    Ok(usage) => format::storage_usage(&usage),
+                    Ok(usage) => storage_usage(&usage),
                     Err(error) => format!("Storage: {error}"),
                 })}</p>
                 <Show
@@ -115,5 +115,50 @@ fn OfflineState(pwa: ReadSignal<PwaState>) -> impl IntoView {
         >
             {move || state().1}
         </p>
+    }
+}
+
+/// Settings' storage line, e.g. `"Storage: 13.5 MB used of 10.0 GB (app 13.4 MB, your work 20.5 KB)."`;
+/// the breakdown only where the browser gives one.
+pub fn storage_usage(usage: &Usage) -> String {
+    let size = |b: f64| format::bytes(b.max(0.0) as u64);
+    let parts: Vec<String> = [
+        usage.caches.map(|b| format!("app {}", size(b))),
+        usage.indexed_db.map(|b| format!("your work {}", size(b))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let detail = if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    };
+    format!(
+        "Storage: {} used of {}{detail}.",
+        size(usage.usage),
+        size(usage.quota)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_usage_breaks_down_where_the_browser_does() {
+        let mut usage = Usage {
+            usage: 13_520_000.0,
+            quota: 10e9,
+            caches: Some(13_400_000.0),
+            indexed_db: Some(20_480.0),
+        };
+        assert_eq!(
+            storage_usage(&usage),
+            "Storage: 13.5 MB used of 10.0 GB (app 13.4 MB, your work 20.5 KB)."
+        );
+        usage.caches = None;
+        usage.indexed_db = None;
+        assert_eq!(storage_usage(&usage), "Storage: 13.5 MB used of 10.0 GB.");
     }
 }

@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use super::{now_ms, RunEntry, RunPhase};
+use crate::app::{now_ms, RunEntry, RunPhase};
 use crate::format;
-use crate::protocol::LoadProgress;
+use crate::protocol::{LoadProgress, LoadStage, SnapshotUse};
 use crate::runtime::RuntimeStatus;
 
 /// How often the running clock updates.
@@ -83,7 +83,7 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
             total,
         }) => view! {
             <span data-testid="runtime-state" data-state="loading">
-                {format::loading(stage, loaded, total)}
+                {loading(stage, loaded, total)}
             </span>
             <progress
                 data-testid="load-progress"
@@ -116,7 +116,7 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
                     } else {
                         "Runs are stopped by restarting Python: session state is replayed"
                     },
-                    format::snapshot_use(&snapshot),
+                    snapshot_use(&snapshot),
                 )
             >
                 {format!("Ready: Python {python} (Pyodide {pyodide})")}
@@ -153,5 +153,69 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
             {runtime_view}
             <span data-testid="run-state">{run_view}</span>
         </div>
+    }
+}
+
+/// The status line while Python loads, e.g. `"Downloading Python: 3.2 MB of 12.1 MB"`.
+pub fn loading(stage: LoadStage, loaded: u64, total: Option<u64>) -> String {
+    match (stage, total) {
+        (LoadStage::Download, Some(total)) => {
+            format!(
+                "Downloading Python: {} of {}",
+                format::bytes(loaded),
+                format::bytes(total)
+            )
+        }
+        (LoadStage::Download, None) => format!("Downloading Python: {}", format::bytes(loaded)),
+        (LoadStage::Start, _) => "Starting the interpreter".to_owned(),
+        (LoadStage::Runner, _) => "Installing the runner".to_owned(),
+    }
+}
+
+/// How Python started, for the status line's tooltip.
+pub fn snapshot_use(snapshot: &SnapshotUse) -> String {
+    match snapshot {
+        SnapshotUse::Used => "Python was restored from its start-up snapshot".to_owned(),
+        SnapshotUse::Absent => {
+            "Python started from scratch (no start-up snapshot stored yet)".to_owned()
+        }
+        SnapshotUse::Rejected { reason } => {
+            format!(
+                "Python started from scratch: the stored start-up snapshot was not used, {reason}"
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snapshot_use_says_why_a_snapshot_was_not_used() {
+        assert_eq!(
+            snapshot_use(&SnapshotUse::Used),
+            "Python was restored from its start-up snapshot"
+        );
+        let rejected = SnapshotUse::Rejected {
+            reason: "its bytes do not match their sha256".into(),
+        };
+        assert!(snapshot_use(&rejected).ends_with("not used, its bytes do not match their sha256"));
+    }
+
+    #[test]
+    fn loading_text_shows_bytes_when_downloading() {
+        assert_eq!(
+            loading(LoadStage::Download, 3_200_000, Some(12_100_000)),
+            "Downloading Python: 3.2 MB of 12.1 MB"
+        );
+        assert_eq!(
+            loading(LoadStage::Download, 500, None),
+            "Downloading Python: 500 B"
+        );
+        assert_eq!(
+            loading(LoadStage::Runner, 1, Some(1)),
+            "Installing the runner"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! The embeddable widget (widget.html): the runs an embedding page asks for,
 //! shown compactly, with no editor. The page drives it over MCP through
-//! postMessage (see [`super::postmessage`] and www/sandpit-client.js).
+//! postMessage (see [`crate::surfaces::postmessage`] and www/sandpit-client.js).
 //!
 //! The query string picks the look: `theme=light|dark` (default: the
 //! system's), and `headless` shows nothing at all.
@@ -8,10 +8,11 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::postmessage::{embed_policy, serve};
+use super::run_list::RunList;
 use super::status_line::{Activity, StatusLine};
-use super::tool_host::ToolHost;
-use super::{query_param, start_runtime, RunEntry, RunList};
+use crate::app::{query_param, start_runtime, RunEntry};
+use crate::surfaces::postmessage::{embed_policy, serve};
+use crate::surfaces::tool_host::ToolHost;
 
 /// The widget page.
 #[component]

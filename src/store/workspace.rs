@@ -1,16 +1,18 @@
 //! Keeps the user's work across reloads: puts back the saved sessions, code,
 //! run history and files when the page starts, then saves the workspace on
 //! every change and each run when it finishes. Storage itself is
-//! [`crate::storage`]; files are kept by [`FileKeeper`].
+//! [`crate::store`]; files are kept by [`FileKeeper`].
 
 use leptos::logging::warn;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::file_keeper::FileKeeper;
-use super::{RunEntry, RunPhase, SharedRuntime};
+use super::records::{StoredOutcome, StoredRun, Workspace};
+use super::save_tracker::SaveTracker;
+use crate::app::{RunEntry, RunPhase, SharedRuntime};
 use crate::protocol::RunId;
-use crate::storage::{self, StorageError, StoredOutcome, StoredRun, Workspace};
+use crate::store;
 
 /// The page's state that is saved, as signals the components share.
 #[derive(Clone, Copy)]
@@ -25,54 +27,6 @@ pub struct PageState {
     pub runs: RwSignal<Vec<RunEntry>>,
 }
 
-/// Writes to browser storage under way, and why the last one failed: what
-/// [`SaveState`] shows, for the workspace, the history and the files alike.
-#[derive(Clone, Copy)]
-pub struct SaveTracker {
-    pending: RwSignal<u32>,
-    failure: RwSignal<Option<String>>,
-}
-
-impl SaveTracker {
-    /// Nothing pending, nothing failed.
-    fn new() -> Self {
-        Self {
-            pending: RwSignal::new(0),
-            failure: RwSignal::new(None),
-        }
-    }
-
-    /// Runs `write` in the background, pending until it ends.
-    pub fn save(
-        self,
-        write: impl std::future::Future<Output = Result<(), StorageError>> + 'static,
-    ) {
-        self.begin();
-        spawn_local(async move { self.end(write.await) });
-    }
-
-    /// A write is pending from now (for writes that wait in a queue first).
-    pub fn begin(self) {
-        self.pending.update(|n| *n += 1);
-    }
-
-    /// A write counted by [`SaveTracker::begin`] has ended.
-    pub fn end(self, outcome: Result<(), StorageError>) {
-        match outcome {
-            Ok(()) => self.failure.set(None),
-            Err(error) => self.failed(&error),
-        }
-        self.pending.update(|n| *n = n.saturating_sub(1));
-    }
-
-    /// Storage trouble is shown next to the editor and logged as a warning:
-    /// the page keeps working, only without saving.
-    fn failed(self, error: &StorageError) {
-        warn!("sandpit: {error}");
-        self.failure.set(Some(error.to_string()));
-    }
-}
-
 /// Restores and saves a [`PageState`] and the sessions' files.
 #[derive(Clone, Copy)]
 pub struct Persistence {
@@ -83,6 +37,11 @@ pub struct Persistence {
 }
 
 impl Persistence {
+    /// Its writes under way and their failures, for [`crate::ui::SaveState`].
+    pub fn tracker(self) -> SaveTracker {
+        self.tracker
+    }
+
     /// Loads what was saved into `page`, and the files back into `runtime`
     /// (the page shows the editor once that is done, see
     /// [`Persistence::restored`]), then saves every change.
@@ -91,7 +50,7 @@ impl Persistence {
             page.code
                 .with_untracked(|code| Workspace::new(session, code))
         });
-        let tracker = SaveTracker::new();
+        let tracker = SaveTracker::default();
         let files = FileKeeper::new(runtime, tracker);
         let this = Self {
             restored: RwSignal::new(false),
@@ -100,7 +59,7 @@ impl Persistence {
             files,
         };
         spawn_local(async move {
-            match storage::load().await {
+            match store::load().await {
                 Ok(saved) => {
                     if saved.unreadable > 0 {
                         warn!(
@@ -160,8 +119,7 @@ impl Persistence {
             code: entry.code.get_value(),
             outcome,
         };
-        self.tracker
-            .save(async move { storage::add_run(&run).await });
+        self.tracker.save(async move { store::add_run(&run).await });
     }
 
     /// The session list, the current session and its code are saved whenever
@@ -197,7 +155,7 @@ impl Persistence {
     fn save_workspace(self) {
         let workspace = self.workspace.get_value();
         self.tracker
-            .save(async move { storage::save_workspace(&workspace).await });
+            .save(async move { store::save_workspace(&workspace).await });
     }
 }
 
@@ -218,25 +176,4 @@ fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
         earlier: true,
         owner: owner.clone(),
     })
-}
-
-/// "Saved", "Saving…" or why the work is not being saved.
-#[component]
-pub fn SaveState(persistence: Persistence) -> impl IntoView {
-    let tracker = persistence.tracker;
-    let state = move || match (tracker.failure.get(), tracker.pending.get()) {
-        (Some(_), _) => "failed",
-        (None, 0) => "saved",
-        (None, _) => "saving",
-    };
-    let text = move || match tracker.failure.get() {
-        Some(error) => format!("Not saved: {error}"),
-        None if tracker.pending.get() > 0 => "Saving…".to_owned(),
-        None => "Saved in this browser".to_owned(),
-    };
-    view! {
-        <span class="save-state" data-testid="save-state" data-state=state>
-            {text}
-        </span>
-    }
 }

@@ -3,18 +3,20 @@
 //! are read from Python, then everything is written to browser storage. After
 //! a reload it puts the kept files back into each session's directory before
 //! any of that session's code runs. Which files, within which limits, is
-//! [`crate::kept_files`]; the records are [`crate::storage`]'s.
+//! [`crate::store::kept_files`]; the records are [`crate::store`]'s.
 
 use std::collections::VecDeque;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::workspace::SaveTracker;
-use super::SharedRuntime;
-use crate::kept_files::{self, Catalogue, Keeping, KeptFile, Plan, Refusal, RunFiles, Source};
+use super::kept_files::{self, Catalogue, Keeping, KeptFile, Plan, RunFiles, Source};
+use super::records::{Kept, Refusal, StoredFile};
+use super::save_tracker::SaveTracker;
+use super::StorageError;
+use crate::app::SharedRuntime;
 use crate::protocol::{RunRequest, RunResult, RunStatus};
-use crate::storage::{self, Kept, StorageError, StoredFile};
+use crate::store;
 
 /// Work on browser storage, done one at a time.
 enum Task {
@@ -115,7 +117,7 @@ impl FileKeeper {
     /// be running yet), else from the session's working directory.
     pub async fn content(self, session: String, file: KeptFile) -> Result<String, String> {
         match file.keeping {
-            Keeping::Kept => storage::read_file(&session, &file.path)
+            Keeping::Kept => store::read_file(&session, &file.path)
                 .await
                 .map_err(|error| error.to_string())?
                 .ok_or_else(|| format!("{} is no longer kept", file.path)),
@@ -143,7 +145,7 @@ impl FileKeeper {
             while let Some(task) = self.queue.try_update_value(VecDeque::pop_front).flatten() {
                 let outcome = match task {
                     Task::Save(plan) => self.save(plan).await,
-                    Task::Forget(session) => storage::forget_files(&session).await,
+                    Task::Forget(session) => store::forget_files(&session).await,
                 };
                 self.tracker.end(outcome);
             }
@@ -172,7 +174,7 @@ impl FileKeeper {
                 kept,
             });
         }
-        let saved = storage::save_files(&plan.session, &records, plan.deletes).await;
+        let saved = store::save_files(&plan.session, &records, plan.deletes).await;
         self.catalogue.update(|catalogue| {
             for (record, id) in records.iter().zip(ids) {
                 let outcome = match (&saved, &record.kept) {

@@ -4,88 +4,16 @@
 //! A session's working directory lives in the Python worker's memory and is
 //! gone when the page reloads. After every run, the [`Catalogue`] compares
 //! what the run left in the directory with what is kept, and plans what to
-//! write to browser storage ([`crate::storage`], which Python cannot reach),
+//! write to browser storage ([`crate::store`], which Python cannot reach),
 //! within limits. The page carries the plan out and, after a reload, puts the
 //! kept files back into each session's directory. A file that is not kept is
 //! never dropped quietly: it carries the [`Refusal`] that says why.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
-use crate::bulk::Text;
-use crate::format;
+use super::records::{Kept, Refusal, StoredFile, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
+use crate::js::bulk::Text;
 use crate::protocol::{Artifact, FileEntry, InputFile, RunResult};
-use crate::storage::{Kept, StoredFile};
-
-/// Largest file kept. A larger one still works until the page is reloaded.
-pub const MAX_FILE_BYTES: u64 = 16_000_000;
-/// Bytes kept for all sessions together. Every session's files go back into
-/// Python as the input files of one run, so this stays within the default
-/// input limit (a test says so).
-pub const MAX_TOTAL_BYTES: u64 = 32_000_000;
-/// Files kept for all sessions together.
-pub const MAX_FILES: usize = 200;
-
-/// Why a file is not kept across reloads.
-///
-/// In the browser it is read tag first ([`crate::tagged`]), natively by the
-/// derive; stored records are read the same way by both.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Refusal {
-    /// Larger than [`MAX_FILE_BYTES`].
-    TooLarge,
-    /// Keeping it would pass [`MAX_TOTAL_BYTES`].
-    NoRoom,
-    /// [`MAX_FILES`] are kept already.
-    TooMany,
-    /// Its bytes could not be read from Python or written to browser storage.
-    Failed {
-        /// What went wrong.
-        message: String,
-    },
-}
-
-#[cfg(target_arch = "wasm32")]
-impl<'de> Deserialize<'de> for Refusal {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let record = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
-        let refusal = crate::tagged::Tagged::new(record, "kind").map_err(D::Error::custom)?;
-        // Unknown fields are ignored, as the derive does (no `deny_unknown_fields`).
-        Ok(match refusal.tag.as_str() {
-            "too_large" => Self::TooLarge,
-            "no_room" => Self::NoRoom,
-            "too_many" => Self::TooMany,
-            "failed" => Self::Failed {
-                message: refusal.field("message").map_err(D::Error::custom)?,
-            },
-            _ => return Err(D::Error::custom(refusal.unknown_tag())),
-        })
-    }
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::TooLarge => write!(
-                f,
-                "larger than the {} kept per file",
-                format::bytes(MAX_FILE_BYTES)
-            ),
-            Self::NoRoom => write!(
-                f,
-                "the {} kept for files of all sessions is full",
-                format::bytes(MAX_TOTAL_BYTES)
-            ),
-            Self::TooMany => write!(f, "{MAX_FILES} files are kept already"),
-            Self::Failed { message } => f.write_str(message),
-        }
-    }
-}
 
 /// Where a file stands with browser storage.
 #[derive(Debug, Clone, PartialEq, Eq)]

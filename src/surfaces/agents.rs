@@ -10,7 +10,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::prelude::*;
 
 use super::tool_host::ToolHost;
-use crate::bulk::{to_js, Json};
+use crate::js::bulk::{to_js, Json};
 use crate::mcp::content::call_result;
 use crate::mcp::ToolOutcome;
 use crate::tools::{Tool, ToolCall};
@@ -78,7 +78,7 @@ pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
         if let Err(error) = wasm_bindgen_futures::JsFuture::from(registered).await {
             warn!(
                 "sandpit: WebMCP registration failed: {}",
-                crate::js_error::message(&error)
+                crate::js::error::message(&error)
             );
         }
     });
@@ -115,7 +115,7 @@ async fn call(host: ToolHost, name: &str, args: JsValue) -> JsValue {
 
 /// `?relay` -> the default port, `?relay=9400` -> 9400, else none.
 fn relay_port() -> Option<u16> {
-    let value = super::query_param("relay")?;
+    let value = crate::app::query_param("relay")?;
     if value.is_empty() {
         return Some(DEFAULT_RELAY_PORT);
     }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use super::Json;
-use crate::json_data::{self, JsonError};
+use crate::js::json_data::{self, JsonError};
 
 impl Json {
     /// `value` as JSON (in the browser, as [`super::to_js`] writes it).

@@ -1,66 +1,81 @@
-//! The user's work across reloads: the workspace (sessions, the current one,
-//! each session's code), the history of finished runs, and each session's
-//! files (which ones, within which limits: [`crate::kept_files`]).
-//!
-//! It lives in the page's IndexedDB through `www/storage.js`, which only moves
-//! plain objects; the record shapes are defined here. Components call this module
-//! and never IndexedDB, and the Python worker is never handed the database.
-//! In the browser the records are read field by field ([`crate::reader`]),
-//! natively by serde's derive; `tests/reader.rs` checks that both agree.
+//! The records the user's work is kept as in browser storage: the
+//! workspace, finished runs and session files, and why a file is not kept.
+//! Plain data, tested natively; reading and writing them is [`super`]'s.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::JsValue;
 
-use crate::bulk::Text;
-use crate::js_error;
-use crate::kept_files::Refusal;
+use crate::format;
+use crate::js::bulk::Text;
 use crate::protocol::{RunResult, DEFAULT_SESSION};
 
-/// Finished runs kept; the oldest are dropped beyond this. Each result is
-/// already capped by the output limits, so this bounds the history's size.
-pub const KEPT_RUNS: u32 = 100;
+/// Largest file kept. A larger one still works until the page is reloaded.
+pub const MAX_FILE_BYTES: u64 = 16_000_000;
+/// Bytes kept for all sessions together. Every session's files go back into
+/// Python as the input files of one run, so this stays within the default
+/// input limit (a test says so).
+pub const MAX_TOTAL_BYTES: u64 = 32_000_000;
+/// Files kept for all sessions together.
+pub const MAX_FILES: usize = 200;
 
-#[wasm_bindgen(module = "/www/storage.js")]
-extern "C" {
-    #[wasm_bindgen(catch, js_name = loadAll)]
-    async fn js_load_all() -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_name = saveWorkspace)]
-    async fn js_save_workspace(workspace: JsValue) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_name = addRun)]
-    async fn js_add_run(run: JsValue, keep: u32) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_name = saveFiles)]
-    async fn js_save_files(
-        session: &str,
-        files: JsValue,
-        deletes: Vec<String>,
-    ) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_name = forgetFiles)]
-    async fn js_forget_files(session: &str) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_name = readFile)]
-    async fn js_read_file(session: &str, path: &str) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_name = clearAll)]
-    async fn js_clear_all() -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_name = estimate)]
-    async fn js_estimate() -> Result<JsValue, JsValue>;
+/// Why a file is not kept across reloads.
+///
+/// In the browser it is read tag first ([`crate::js::tagged`]), natively by the
+/// derive; stored records are read the same way by both.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Refusal {
+    /// Larger than [`MAX_FILE_BYTES`].
+    TooLarge,
+    /// Keeping it would pass [`MAX_TOTAL_BYTES`].
+    NoRoom,
+    /// [`MAX_FILES`] are kept already.
+    TooMany,
+    /// Its bytes could not be read from Python or written to browser storage.
+    Failed {
+        /// What went wrong.
+        message: String,
+    },
 }
 
-/// Why saving or loading failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum StorageError {
-    /// IndexedDB or the storage manager refused (private mode, quota, blocked).
-    #[error("browser storage failed: {0}")]
-    Browser(String),
-    /// A record could not be written.
-    #[error("could not read or write a saved record: {0}")]
-    Format(String),
+#[cfg(target_arch = "wasm32")]
+impl<'de> Deserialize<'de> for Refusal {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let record = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+        let refusal = crate::js::tagged::Tagged::new(record, "kind").map_err(D::Error::custom)?;
+        // Unknown fields are ignored, as the derive does (no `deny_unknown_fields`).
+        Ok(match refusal.tag.as_str() {
+            "too_large" => Self::TooLarge,
+            "no_room" => Self::NoRoom,
+            "too_many" => Self::TooMany,
+            "failed" => Self::Failed {
+                message: refusal.field("message").map_err(D::Error::custom)?,
+            },
+            _ => return Err(D::Error::custom(refusal.unknown_tag())),
+        })
+    }
 }
 
-impl From<JsValue> for StorageError {
-    fn from(value: JsValue) -> Self {
-        Self::Browser(js_error::message(&value))
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLarge => write!(
+                f,
+                "larger than the {} kept per file",
+                format::bytes(MAX_FILE_BYTES)
+            ),
+            Self::NoRoom => write!(
+                f,
+                "the {} kept for files of all sessions is full",
+                format::bytes(MAX_TOTAL_BYTES)
+            ),
+            Self::TooMany => write!(f, "{MAX_FILES} files are kept already"),
+            Self::Failed { message } => f.write_str(message),
+        }
     }
 }
 
@@ -239,94 +254,4 @@ pub struct Usage {
     pub caches: Option<f64>,
     /// Bytes in IndexedDB (the user's work), where the browser says.
     pub indexed_db: Option<f64>,
-}
-
-/// What `loadAll` returns: records still as JavaScript values, decoded one by one.
-#[derive(Deserialize)]
-struct RawSaved {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    workspace: JsValue,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    runs: js_sys::Array,
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    files: js_sys::Array,
-}
-
-/// Reads everything saved.
-pub async fn load() -> Result<Saved, StorageError> {
-    let raw: RawSaved =
-        serde_wasm_bindgen::from_value(js_load_all().await?).map_err(StorageError::format)?;
-    let workspace = (!raw.workspace.is_null()).then(|| decode(raw.workspace));
-    Ok(Saved::gather(
-        workspace,
-        raw.runs.iter().map(decode),
-        raw.files.iter().map(decode),
-    ))
-}
-
-/// Replaces the saved workspace.
-pub async fn save_workspace(workspace: &Workspace) -> Result<(), StorageError> {
-    js_save_workspace(encode(workspace)?).await?;
-    Ok(())
-}
-
-/// Appends a finished run to the history (keeping the newest [`KEPT_RUNS`]).
-pub async fn add_run(run: &StoredRun) -> Result<(), StorageError> {
-    js_add_run(encode(run)?, KEPT_RUNS).await?;
-    Ok(())
-}
-
-/// Writes `files` of `session` and deletes its records at `deletes`, in one transaction.
-pub async fn save_files(
-    session: &str,
-    files: &[StoredFile],
-    deletes: Vec<String>,
-) -> Result<(), StorageError> {
-    js_save_files(session, encode(&files)?, deletes).await?;
-    Ok(())
-}
-
-/// Deletes every file record of `session`.
-pub async fn forget_files(session: &str) -> Result<(), StorageError> {
-    js_forget_files(session).await?;
-    Ok(())
-}
-
-/// A kept file's bytes, base64; `None` when it is not kept.
-pub async fn read_file(session: &str, path: &str) -> Result<Option<String>, StorageError> {
-    let record: Option<StoredFile> =
-        serde_wasm_bindgen::from_value(js_read_file(session, path).await?)
-            .map_err(StorageError::format)?;
-    Ok(record.and_then(|file| match file.kept {
-        Kept::Content(content) => Some(content.to_string()),
-        Kept::Refused(_) => None,
-    }))
-}
-
-/// Deletes the workspace, the history and the files.
-pub async fn clear() -> Result<(), StorageError> {
-    js_clear_all().await?;
-    Ok(())
-}
-
-/// How much the origin stores, the offline copy of the app included.
-pub async fn usage() -> Result<Usage, StorageError> {
-    serde_wasm_bindgen::from_value(js_estimate().await?).map_err(StorageError::format)
-}
-
-impl StorageError {
-    fn format(error: impl std::fmt::Display) -> Self {
-        Self::Format(error.to_string())
-    }
-}
-
-/// Plain objects, as JSON would give (maps as objects), so IndexedDB stores them as they are.
-fn encode(value: &impl Serialize) -> Result<JsValue, StorageError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(StorageError::format)
-}
-
-fn decode<T: serde::de::DeserializeOwned>(value: JsValue) -> Option<T> {
-    serde_wasm_bindgen::from_value(value).ok()
 }

@@ -20,7 +20,7 @@ use web_sys::{MessageEvent, Window};
 
 use super::mcp_session::McpSession;
 use super::tool_host::ToolHost;
-use crate::bulk::{to_js, Json};
+use crate::js::bulk::{to_js, Json};
 use crate::mcp::server;
 
 const CHANNEL: &str = "mcp-iframe";
@@ -240,7 +240,7 @@ pub async fn embed_policy() -> Result<EmbedPolicy, String> {
     let failed = |e: JsValue| {
         format!(
             "sandpit.config.json could not be read: {}",
-            crate::js_error::message(&e)
+            crate::js::error::message(&e)
         )
     };
     let fetched = wasm_bindgen_futures::JsFuture::from(

@@ -6,7 +6,7 @@
 //! buffer: every type that can sit in the enum is compiled a second time, to
 //! be read from the buffer, which cost the app's wasm about a tenth of its
 //! size (issue 6). In the browser, the enums read from JS objects (the
-//! worker's messages, [`crate::runtime`]; stored refusals, [`crate::kept_files`])
+//! worker's messages, [`crate::runtime`]; stored refusals, [`crate::store::kept_files`])
 //! are read with this instead; natively their derived `Deserialize` stays.
 
 use js_sys::{Object, Reflect};
@@ -14,7 +14,7 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde_wasm_bindgen::Error;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::reader::in_field;
+use crate::js::reader::in_field;
 
 /// A JS object whose tag is read, and whose fields are read one by one.
 pub struct Tagged {

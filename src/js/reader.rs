@@ -24,14 +24,13 @@ use std::collections::BTreeMap;
 use serde::de::{DeserializeOwned, Error as _};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::bulk::{Json, Text};
-use crate::kept_files::Refusal;
+use crate::js::bulk::{Json, Text};
 use crate::protocol::{
     Artifact, Availability, BlockedRequest, CheckReport, FileEntry, Hint, HintCode, ImportPlan,
     LastValue, LostRun, MimeBundle, OutputChunk, Restoration, RunError, RunResult, RunStatus,
     SourceLine, StreamName, Truncation,
 };
-use crate::storage::{Kept, StoredFile, StoredOutcome, StoredRun, Workspace};
+use crate::store::records::{Kept, Refusal, StoredFile, StoredOutcome, StoredRun, Workspace};
 
 /// A value to read from: a JS value in the browser, JSON natively (tests).
 pub trait Source: Sized {
@@ -76,7 +75,7 @@ fn read_field<T: FromSource, S: Source>(source: &S, name: &'static str) -> Resul
     }
 }
 
-/// `error`, saying in which field it happened (also for [`crate::tagged`]).
+/// `error`, saying in which field it happened (also for [`crate::js::tagged`]).
 pub(crate) fn in_field<E: serde::de::Error>(name: &str, error: E) -> E {
     E::custom(format_args!("field `{name}`: {error}"))
 }

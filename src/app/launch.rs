@@ -6,10 +6,9 @@ use std::future::Future;
 
 use leptos::prelude::*;
 
-use super::{now_ms, LiveBuffer, RunEntry, RunPhase, SharedRuntime};
+use super::{now_ms, LiveBuffer, RunEntry, RunPhase, SharedRuntime, KEPT_RUNS};
 use crate::protocol::RunRequest;
 use crate::runtime::RunEvent;
-use crate::storage::KEPT_RUNS;
 
 /// Queues `request`, adds its entry to `runs`, and keeps the entry's phase
 /// and live output up to date; `observe` also hears every event (a tool

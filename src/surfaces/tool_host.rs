@@ -6,12 +6,12 @@ use std::future::Future;
 
 use leptos::prelude::*;
 
-use super::launch::launch;
-use super::workspace::Persistence;
-use super::{RunEntry, RunPhase, SharedRuntime};
+use crate::app::launch::launch;
+use crate::app::{RunEntry, RunPhase, SharedRuntime};
 use crate::mcp::ToolOutcome;
 use crate::protocol::RunId;
 use crate::runtime::RunEvent;
+use crate::store::workspace::Persistence;
 use crate::tools::{SessionReset, ToolCall};
 
 /// The runtime and run list tool calls use.

@@ -10,8 +10,8 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use super::tool_host::ToolHost;
-use crate::bulk::{to_js, Json, Text};
 use crate::format;
+use crate::js::bulk::{to_js, Json, Text};
 use crate::mcp::server::notification_message;
 use crate::mcp::{Reply, Server};
 use crate::protocol::{RunId, StreamName};
