@@ -1,5 +1,5 @@
 # The README's two commands: `make run` and `make test`.
-.PHONY: run test build setup setup-test check unit e2e schema bench clean
+.PHONY: run test build setup setup-test check unit pytest e2e schema bench clean
 
 PORT ?= 8080
 
@@ -8,7 +8,7 @@ run: build
 	node scripts/serve.mjs dist $(PORT)
 
 ## test: install what is missing, then run every test
-test: setup-test check unit build e2e
+test: setup-test check unit pytest build e2e
 
 setup:
 	scripts/setup.sh build
@@ -27,6 +27,10 @@ check:
 ## unit: native Rust tests (protocol, queue, formatting)
 unit:
 	cargo test
+
+## pytest: the runner's own tests (tests/python) on the machine's Python, with the pytest setup-test installs
+pytest:
+	PYTHONPATH=.cache/pytest PYTHONDONTWRITEBYTECODE=1 python3 -m pytest tests/python
 
 ## e2e: browser tests against the built bundle (run `make build` first)
 e2e:

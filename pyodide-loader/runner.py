@@ -176,7 +176,7 @@ def clear_session(name: str) -> None:
         import shutil
 
         if os.getcwd().startswith(directory):
-            os.chdir("/home/pyodide")
+            os.chdir(_SESSIONS_ROOT)
         shutil.rmtree(directory)
 
 
@@ -245,7 +245,10 @@ def _scan(directory: str, prefix: str, seen: dict) -> None:
             if entry.name != "__pycache__" and not entry.is_symlink():
                 _scan(entry.path, f"{prefix}{entry.name}/", seen)
         else:
-            info = entry.stat()
+            try:
+                info = entry.stat()
+            except OSError:
+                continue  # a link to nothing: no file to list or to read
             seen[prefix + entry.name] = (info.st_size, info.st_mtime_ns)
 
 
@@ -422,11 +425,15 @@ class _Capture:
         kept = text
         if size > self._room:
             self.truncated = True
-            if self._room <= 0:
+            kept = _cut(text, self._room)[0] if self._room > 0 else ""
+            # The output kept is a prefix of what was written: after a cut
+            # inside a character, a later short write must not slip in.
+            self._room = 0
+            if not kept:
                 return len(text)
-            kept, _ = _cut(text, self._room)
             size = len(kept.encode("utf-8", "surrogatepass"))
-        self._room -= size
+        else:
+            self._room -= size
         runs = self._runs
         if runs and runs[-1][0] == stream:
             runs[-1][1].append(kept)
@@ -636,19 +643,42 @@ def _user_traceback(error: BaseException):
     return tb
 
 
-def _source_around(code: str, line) -> list[dict]:
+def _lines(code: str) -> list[str]:
+    """``code``'s lines as Python numbers them, their ends kept: cut at ``\\n``,
+    ``\\r\\n`` and a lone ``\\r`` only. ``str.splitlines`` also cuts at form
+    feeds and Unicode line separators, which may sit inside a string."""
+    return io.StringIO(code, newline="").readlines()
+
+
+def _source_around(lines: list[str], line) -> list[dict]:
     if line is None:
         return []
-    lines = code.splitlines()
     first = max(1, line - _CONTEXT_LINES)
     last = min(len(lines), line + _CONTEXT_LINES)
-    return [{"line": n, "text": lines[n - 1]} for n in range(first, last + 1)]
+    return [{"line": n, "text": lines[n - 1].rstrip("\r\n")} for n in range(first, last + 1)]
+
+
+def _char_column(lines: list[str], line, byte_offset: int) -> int:
+    """A 0-based offset into a line as code positions count it (UTF-8 bytes)
+    as a 1-based column in characters, as a ``SyntaxError`` gives it."""
+    if line is None or not 0 < line <= len(lines):
+        return byte_offset + 1
+    encoded = lines[line - 1].encode("utf-8", "surrogatepass")
+    return len(encoded[:byte_offset].decode("utf-8", "ignore")) + 1
+
+
+def _message(error: BaseException) -> str:
+    """``str(error)``, or what ``traceback`` prints when that fails."""
+    try:
+        return str(error)
+    except Exception:  # noqa: BLE001 - the code's broken __str__ must not fail the run
+        return "<exception str() failed>"
 
 
 def _hint(error: BaseException):
     if isinstance(error, StdinUnavailableError):
         return {"code": "input_unsupported", "message": _STDIN_ADVICE}
-    if isinstance(error, ModuleNotFoundError) and error.name:
+    if isinstance(error, ModuleNotFoundError) and isinstance(error.name, str) and error.name:
         return _import_hint(error.name.split(".")[0])
     return None
 
@@ -758,6 +788,7 @@ def _plan(module: str, line: int) -> dict:
 
 
 def _describe_error(error: BaseException, filename: str, code: str) -> dict:
+    lines = _lines(code)
     if isinstance(error, SyntaxError) and error.filename == filename:
         # The code did not compile: the location is the error's own, not a frame's.
         end = error.end_offset if error.end_lineno == error.lineno else None
@@ -767,7 +798,7 @@ def _describe_error(error: BaseException, filename: str, code: str) -> dict:
             "line": error.lineno,
             "column": error.offset,
             "end_column": end if end and error.offset and end > error.offset else None,
-            "source": _source_around(code, error.lineno),
+            "source": _source_around(lines, error.lineno),
             "traceback": "".join(traceback.format_exception_only(error)),
             "hint": None,
         }
@@ -776,16 +807,20 @@ def _describe_error(error: BaseException, filename: str, code: str) -> dict:
     for frame in traceback.extract_tb(tb):
         if frame.filename == filename:
             line = frame.lineno
-            column = frame.colno + 1 if frame.colno is not None else None
+            column = _char_column(lines, line, frame.colno) if frame.colno is not None else None
             same_line = frame.end_lineno == frame.lineno
-            end_column = frame.end_colno + 1 if same_line and frame.end_colno is not None else None
+            end_column = (
+                _char_column(lines, line, frame.end_colno)
+                if same_line and frame.end_colno is not None
+                else None
+            )
     return {
         "type": type(error).__name__,
-        "message": str(error),
+        "message": _message(error),
         "line": line,
         "column": column,
         "end_column": end_column,
-        "source": _source_around(code, line),
+        "source": _source_around(lines, line),
         "traceback": "".join(traceback.format_exception(type(error), error, tb)),
         "hint": _hint(error),
     }
@@ -799,7 +834,11 @@ def _exit_code(error: SystemExit, capture: "_Capture") -> int:
     if isinstance(code, bool):
         return int(code)
     if isinstance(code, int):
-        return code
+        # As CPython turns it into a process's: the low 32 bits, signed (the
+        # protocol's i32); -1 past 64 bits.
+        if not -(2**63) <= code < 2**63:
+            return -1
+        return (code + 2**31) % 2**32 - 2**31
     capture.write("stderr", f"{code}\n")
     return 1
 
@@ -864,6 +903,97 @@ def _awaits(compiled) -> bool:
     return compiled is not None and bool(compiled.co_flags & inspect.CO_COROUTINE)
 
 
+class _Request:
+    """A ``RunRequest`` (src/protocol.rs), read from its JSON."""
+
+    __slots__ = ("code", "session", "limits", "files", "figure_format")
+
+    def __init__(self, request_json: str):
+        request = json.loads(request_json)
+        self.code = request["code"]
+        self.session = request["session"]
+        self.limits = request["limits"]
+        self.files = request.get("files", [])
+        self.figure_format = request.get("figure_format", "png")
+
+
+class _Redirection:
+    """Points a run's output at its capture and displays (``sys.stdout``,
+    ``sys.stderr``, ``display()``, the nudges) and its input at refusals
+    (``sys.stdin``, ``input()``), until :meth:`restore`."""
+
+    def __init__(self, capture: _Capture, displays: _Displays):
+        global _current_capture, _current_displays
+        self._saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
+        sys.stdout = _StreamWriter(capture, "stdout")
+        sys.stderr = _StreamWriter(capture, "stderr")
+        sys.stdin, builtins.input = _NoStdin(), _input
+        _current_capture, _current_displays = capture, displays
+
+    def restore(self) -> None:
+        """Puts back what was there before (the code may have replaced it).
+        Calling it again changes nothing."""
+        global _current_capture, _current_displays
+        sys.stdout, sys.stderr, sys.stdin, builtins.input = self._saved
+        _current_capture = _current_displays = None
+
+
+class _Outcome:
+    """How the code ended (``status``: ok, error or cancelled) and what it left:
+    its last value, its error, its ``sys.exit`` code."""
+
+    __slots__ = ("status", "value", "error", "exit_code")
+
+    def __init__(self):
+        self.status, self.value, self.error, self.exit_code = "ok", None, None, None
+
+
+def _run_result(
+    outcome: _Outcome,
+    capture: _Capture,
+    displays: _Displays,
+    duration_ms: float,
+    artifacts: list,
+    files: dict,
+) -> dict:
+    """``RunResult`` (src/protocol.rs) of a finished run; ``files`` is the
+    working directory as :func:`_snapshot` sees it after the run."""
+    return {
+        "status": outcome.status,
+        # The host joins these from `output` (RunResult::share_output):
+        # sending them too would carry every byte of output twice.
+        "stdout": "",
+        "stderr": "",
+        "output": capture.output(),
+        "value": outcome.value,
+        "displays": displays.bundles,
+        "error": outcome.error,
+        "exit_code": outcome.exit_code,
+        "duration_ms": duration_ms,
+        "truncated": {
+            "output": capture.truncated,
+            "output_bytes_total": capture.total,
+            "displays": displays.truncated,
+        },
+        # Filled in by the worker, which sees the browser's CSP reports.
+        "blocked": [],
+        "artifacts": artifacts,
+        "files": [
+            {"path": path, "size": size}
+            for path, (size, _) in sorted(files.items())[:_MAX_LISTED_FILES]
+        ],
+        "restored": None,
+    }
+
+
+def _take_signals() -> None:
+    """Makes the runner's handlers those of SIGINT and the nudge again: the
+    code may have replaced them."""
+    for number, handler in ((signal.SIGINT, _on_interrupt), (_NUDGE_SIGNAL, _on_nudge)):
+        if signal.getsignal(number) is not handler:
+            signal.signal(number, handler)
+
+
 class _Job:
     """One run, from its request to its result.
 
@@ -872,36 +1002,26 @@ class _Job:
     a trivial run would otherwise cost. Code that awaits goes on in a coroutine.
     """
 
-    def __init__(self, request_json: str, emit, eager_output: bool, failures_json: str):
-        global _run_counter, _current_displays, _current_capture, _load_failures, _interrupted
-        # Set again for every run: the code may have replaced it. An interrupt
-        # that comes before the code starts is ignored; the host's next repeat
-        # stops the code.
+    def __init__(self, request: _Request, emit, eager_output: bool):
+        global _run_counter, _interrupted
+        # An interrupt that comes before the code starts is ignored; the
+        # host's next repeat stops the code.
         _interrupted = True
-        for number, handler in ((signal.SIGINT, _on_interrupt), (_NUDGE_SIGNAL, _on_nudge)):
-            if signal.getsignal(number) is not handler:
-                signal.signal(number, handler)
-        _load_failures = json.loads(failures_json)
-        self.request = request = json.loads(request_json)
-        self.limits = request["limits"]
+        _take_signals()
+        self.request = request
         _run_counter += 1
         self.filename = f"<run-{_run_counter}>"
-        self.code = code = request["code"]
-        linecache.cache[self.filename] = (len(code), None, code.splitlines(True), self.filename)
-        self.namespace = _session_globals(request["session"])
-
-        self.capture = _current_capture = _Capture(self.limits["output_bytes"], emit, eager_output)
-        self.displays = _Displays(self.limits["display_bytes"], request.get("figure_format", "png"))
-        self.saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
-        sys.stdout = _StreamWriter(self.capture, "stdout")
-        sys.stderr = _StreamWriter(self.capture, "stderr")
-        sys.stdin, builtins.input = _NoStdin(), _input
-        _current_displays = self.displays
-        self.status, self.value, self.error, self.exit_code = "ok", None, None, None
+        code = request.code
+        linecache.cache[self.filename] = (len(code), None, _lines(code), self.filename)
+        self.namespace = _session_globals(request.session)
+        self.outcome = _Outcome()
+        self.capture = _Capture(request.limits["output_bytes"], emit, eager_output)
+        self.displays = _Displays(request.limits["display_bytes"], request.figure_format)
         self._stopped = False
         self.before = None
-        self.directory = _session_dir(request["session"])
+        self.directory = _session_dir(request.session)
         _enter(self.directory)
+        self.redirection = _Redirection(self.capture, self.displays)
         self.started = time.perf_counter()
 
     def begin(self):
@@ -909,13 +1029,13 @@ class _Job:
         that finishes it and returns the result."""
         global _interrupted
         try:
-            files = self.request.get("files", [])
+            files = self.request.files
             _write_inputs(files)
             # Files the request brings change the directory: look at it again.
             self.before = None if files else _files_after.get(self.directory)
             if self.before is None:
                 self.before = _snapshot()
-            body, last = _compile(self.code, self.filename)
+            body, last = _compile(self.request.code, self.filename)
             _interrupted = False
             if _awaits(body) or _awaits(last):
                 return self._go_on(body, last)
@@ -966,7 +1086,7 @@ class _Job:
     def _returned(self, result) -> None:
         if result is None:
             return
-        self.value = _describe_value(result, self.limits["value_bytes"])
+        self.outcome.value = _describe_value(result, self.request.limits["value_bytes"])
         if type(result) in _BUILTIN_VALUES:
             return  # no rich representation; its repr was just taken
         bundle = _mime_bundle(result)
@@ -980,19 +1100,23 @@ class _Job:
             # The host's interrupt (a timeout) came while the error was being
             # described: only the first is delivered (`_on_interrupt`), so
             # describing it cannot be cut short.
-            self.status, self.error = "cancelled", _describe_error(late, self.filename, self.code)
+            self._record("cancelled", late)
+
+    def _record(self, status: str, exc: BaseException) -> None:
+        self.outcome.status = status
+        self.outcome.error = _describe_error(exc, self.filename, self.request.code)
 
     def _sort(self, exc: BaseException) -> None:
         if isinstance(exc, SystemExit):
-            self.exit_code = _exit_code(exc, self.capture)
+            self.outcome.exit_code = _exit_code(exc, self.capture)
         elif isinstance(exc, KeyboardInterrupt) or (
             self._stopped and isinstance(exc, asyncio.CancelledError)
         ):
             # Raised by the host's interrupt (timeout or cancel): the host says which.
-            self.status, self.error = "cancelled", _describe_error(exc, self.filename, self.code)
+            self._record("cancelled", exc)
         elif isinstance(exc, Exception):
             # Every user error is reported; none escapes.
-            self.status, self.error = "error", _describe_error(exc, self.filename, self.code)
+            self._record("error", exc)
         else:
             self._restore()
             raise exc
@@ -1002,14 +1126,12 @@ class _Job:
 
         What the capture has not streamed is not sent on its own: it goes in
         the result, and the host passes it on to whoever follows the run."""
-        global _current_displays, _current_capture
         self.duration_ms = (time.perf_counter() - self.started) * 1000
         try:
             _capture_figures(self.displays)
         except Exception as exc:  # noqa: BLE001 - a figure that cannot render must not hide the run
             self.capture.write("stderr", f"Sandpit could not capture a figure: {exc!r}\n")
-        sys.stdout, sys.stderr, sys.stdin, builtins.input = self.saved
-        _current_displays = _current_capture = None
+        self.redirection.restore()
         # The code may have changed directory, or removed it; files are the session's.
         try:
             moved = os.getcwd() != self.directory
@@ -1036,37 +1158,13 @@ class _Job:
 
     def _result(self) -> str:
         after = self._restore()
-        output = self.capture.output()
-        return json.dumps(
-            {
-                "status": self.status,
-                # The host joins these from `output` (RunResult::share_output):
-                # sending them too would carry every byte of output twice.
-                "stdout": "",
-                "stderr": "",
-                "output": output,
-                "value": self.value,
-                "displays": self.displays.bundles,
-                "error": self.error,
-                "exit_code": self.exit_code,
-                "duration_ms": self.duration_ms,
-                "truncated": {
-                    "output": self.capture.truncated,
-                    "output_bytes_total": self.capture.total,
-                    "displays": self.displays.truncated,
-                },
-                # Filled in by the worker, which sees the browser's CSP reports.
-                "blocked": [],
-                "artifacts": []
-                if self.before is None
-                else _artifacts(self.before, after, self.limits["artifact_bytes"]),
-                "files": [
-                    {"path": path, "size": size}
-                    for path, (size, _) in sorted(after.items())[:_MAX_LISTED_FILES]
-                ],
-                "restored": None,
-            }
+        artifacts = (
+            []
+            if self.before is None
+            else _artifacts(self.before, after, self.request.limits["artifact_bytes"])
         )
+        outcome, capture, displays = self.outcome, self.capture, self.displays
+        return json.dumps(_run_result(outcome, capture, displays, self.duration_ms, artifacts, after))
 
 
 def run(request_json: str, emit, eager_output: bool = False, failures_json: str = "{}"):
@@ -1076,7 +1174,9 @@ def run(request_json: str, emit, eager_output: bool = False, failures_json: str 
     ``emit(stream, text)`` streams output as it is written; see :class:`_Capture`
     for ``eager_output``. ``failures_json`` names packages whose loading failed.
     """
-    job = _Job(request_json, emit, eager_output, failures_json)
+    global _load_failures
+    _load_failures = json.loads(failures_json)
+    job = _Job(_Request(request_json), emit, eager_output)
     going_on = job.begin()
     return job.result() if going_on is None else going_on
 

@@ -2,7 +2,7 @@
 # Installs whatever the build and the tests need and is not there yet.
 # Idempotent, and quick when nothing is missing: every step checks first.
 #   scripts/setup.sh build   - what `make run` needs
-#   scripts/setup.sh test    - that, plus Chromium for the browser tests
+#   scripts/setup.sh test    - that, plus Chromium for the browser tests and pytest
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,4 +71,16 @@ fi
 
 if [ "${1:-build}" = test ]; then
   apt_install chromium
+
+  # pytest for the runner's tests, beside the project rather than in the
+  # machine's Python, which `make pytest` runs it with.
+  pytest_dir=.cache/pytest
+  want=$(sha256sum tests/python/requirements.txt | cut -d' ' -f1)
+  if [ "$(cat "$pytest_dir/.stamp" 2>/dev/null)" != "$want" ]; then
+    say "installing pytest for the runner's tests (pip, hashes checked)"
+    rm -rf "$pytest_dir"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+      --no-deps --only-binary=:all: --require-hashes --target "$pytest_dir" -r tests/python/requirements.txt
+    echo "$want" >"$pytest_dir/.stamp"
+  fi
 fi

@@ -1,0 +1,190 @@
+"""Output capture: stdout and stderr kept in write order up to a byte limit
+(``_Capture``), written through file objects (``_StreamWriter``), and
+streamed in batches whose timing is decided by a clock the test moves."""
+
+import pytest
+
+from harness import runner
+
+FLUSH = runner._STREAM_FLUSH_SECONDS
+
+
+class Sink:
+    """The worker's ``emit``: what was streamed, in order."""
+
+    def __init__(self):
+        self.sent = []
+
+    def __call__(self, stream, text):
+        self.sent.append((stream, text))
+
+
+def capture(limit=1000, eager=False):
+    sink = Sink()
+    return runner._Capture(limit, sink, eager), sink
+
+
+class TestKeeping:
+    def test_output_in_write_order_one_chunk_per_run_of_a_stream(self):
+        kept, _ = capture()
+        for stream, text in [("stdout", "a"), ("stdout", "b\n"), ("stderr", "oops\n"), ("stdout", "c")]:
+            assert kept.write(stream, text) == len(text)
+        assert kept.output() == [
+            {"stream": "stdout", "text": "ab\n"},
+            {"stream": "stderr", "text": "oops\n"},
+            {"stream": "stdout", "text": "c"},
+        ]
+        assert (kept.total, kept.truncated) == (9, False)
+
+    def test_an_empty_write_keeps_nothing(self):
+        kept, _ = capture()
+        assert kept.write("stdout", "") == 0
+        assert kept.output() == []
+
+    def test_only_text_may_be_written(self):
+        kept, _ = capture()
+        with pytest.raises(TypeError, match="must be str, not bytes"):
+            kept.write("stdout", b"x")
+
+    def test_output_past_the_limit_is_dropped_and_counted(self):
+        kept, _ = capture(limit=10)
+        kept.write("stdout", "12345678")
+        assert kept.write("stderr", "abcdef") == 6  # a write reports its whole length
+        kept.write("stdout", "more")
+        assert kept.output() == [{"stream": "stdout", "text": "12345678"}, {"stream": "stderr", "text": "ab"}]
+        assert (kept.total, kept.truncated) == (18, True)
+
+    def test_the_limit_counts_utf8_bytes_and_never_cuts_a_character(self):
+        kept, _ = capture(limit=5)
+        kept.write("stdout", "éé€")  # 2 + 2 + 3 bytes
+        assert kept.output() == [{"stream": "stdout", "text": "éé"}]
+        assert (kept.total, kept.truncated) == (7, True)
+
+    def test_nothing_after_a_cut_slips_in(self):
+        # The cut above left a byte of room: a later short write stays out,
+        # so the output is what was written first.
+        kept, _ = capture(limit=5)
+        kept.write("stdout", "éé€")
+        kept.write("stderr", "!")
+        kept.write("stdout", "x")
+        assert kept.output() == [{"stream": "stdout", "text": "éé"}]
+        assert kept.total == 9
+
+    def test_a_cut_that_keeps_nothing_leaves_no_empty_chunk(self):
+        kept, sink = capture(limit=1, eager=True)
+        kept.write("stdout", "€\n")
+        assert kept.output() == [] and sink.sent == []
+        assert kept.truncated
+
+    def test_lone_surrogates_are_counted_not_refused(self):
+        kept, _ = capture()
+        kept.write("stdout", "\udc80")
+        assert kept.total == 3
+        assert kept.output() == [{"stream": "stdout", "text": "\udc80"}]
+
+
+class TestBatching:
+    def test_a_line_is_held_until_the_oldest_waiting_output_is_old_enough(self, clock):
+        kept, sink = capture()
+        kept.write("stdout", "a\n")
+        clock.now += FLUSH / 2
+        kept.write("stdout", "b\n")
+        assert sink.sent == []
+        clock.now += FLUSH / 2
+        kept.write("stdout", "c")  # no line end: the clock is not even looked at
+        assert sink.sent == []
+        kept.write("stdout", "\n")
+        assert sink.sent == [("stdout", "a\nb\nc\n")]
+
+    def test_a_carriage_return_ends_a_line_for_progress_bars(self, clock):
+        kept, sink = capture()
+        kept.write("stderr", " 10%")
+        clock.now += FLUSH
+        kept.write("stderr", "\r 20%")
+        assert sink.sent == [("stderr", " 10%\r 20%")]
+
+    def test_a_flush_sends_each_run_of_a_stream_once(self, clock):
+        kept, sink = capture()
+        kept.write("stdout", "a\n")
+        kept.write("stderr", "b\n")
+        kept.write("stdout", "c")
+        kept.flush()
+        kept.flush()  # nothing new: nothing sent
+        kept.write("stdout", "d\n")
+        kept.flush()
+        assert sink.sent == [("stdout", "a\n"), ("stderr", "b\n"), ("stdout", "c"), ("stdout", "d\n")]
+        # What was streamed is still all in the result.
+        assert "".join(chunk["text"] for chunk in kept.output()) == "a\nb\ncd\n"
+
+    def test_the_codes_flush_sends_once_due(self, clock):
+        kept, sink = capture()
+        writer = runner._StreamWriter(kept, "stdout")
+        writer.write("working")
+        writer.flush()
+        assert sink.sent == []
+        clock.now += FLUSH
+        writer.flush()
+        assert sink.sent == [("stdout", "working")]
+
+    def test_a_nudge_sends_what_waits_once_due(self, clock, monkeypatch):
+        kept, sink = capture()
+        monkeypatch.setattr(runner, "_current_capture", kept)
+        kept.write("stdout", "before a long computation\n")
+        runner._on_nudge(runner._NUDGE_SIGNAL, None)
+        assert sink.sent == []
+        clock.now += FLUSH
+        runner._on_nudge(runner._NUDGE_SIGNAL, None)
+        assert sink.sent == [("stdout", "before a long computation\n")]
+
+    def test_eager_output_sends_every_line_and_flush_at_once(self, clock):
+        kept, sink = capture(eager=True)
+        kept.write("stdout", "a")
+        assert sink.sent == []
+        kept.write("stdout", "\n")
+        kept.write("stdout", "b")
+        kept.flush_requested()
+        assert sink.sent == [("stdout", "a\n"), ("stdout", "b")]
+
+    def test_eager_output_sends_a_long_line_in_pieces(self, clock):
+        kept, sink = capture(limit=1 << 20, eager=True)
+        piece = "x" * 1024
+        writes = runner._STREAM_FLUSH_BYTES // len(piece)
+        for _ in range(writes - 1):
+            kept.write("stdout", piece)
+        assert sink.sent == []
+        kept.write("stdout", piece)
+        assert sink.sent == [("stdout", piece * writes)]
+
+    def test_a_flush_inside_a_flush_sends_nothing_twice(self, clock):
+        # A nudge may land while a flush is emitting.
+        sink = Sink()
+
+        def emit(stream, text):
+            sink(stream, text)
+            kept.flush()
+
+        kept = runner._Capture(1000, emit, False)
+        kept.write("stdout", "a")
+        kept.write("stderr", "b")
+        kept.flush()
+        assert sink.sent == [("stdout", "a"), ("stderr", "b")]
+
+
+class TestStreamWriter:
+    def test_print_writes_through_it(self):
+        kept, _ = capture()
+        out, err = runner._StreamWriter(kept, "stdout"), runner._StreamWriter(kept, "stderr")
+        print("x", 1, file=out)
+        print("warning", file=err)
+        out.writelines(["a", "b\n"])
+        assert kept.output() == [
+            {"stream": "stdout", "text": "x 1\n"},
+            {"stream": "stderr", "text": "warning\n"},
+            {"stream": "stdout", "text": "ab\n"},
+        ]
+
+    def test_it_looks_like_a_text_file_that_is_no_terminal(self):
+        writer = runner._StreamWriter(capture()[0], "stderr")
+        assert writer.name == "<stderr>"
+        assert writer.encoding == "utf-8"
+        assert writer.writable() and not writer.readable() and not writer.isatty()

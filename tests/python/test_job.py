@@ -1,0 +1,193 @@
+"""A run's parts: the request read (``_Request``), the streams pointed at the
+run and back (``_Redirection``), the result put together (``_Outcome``,
+``_run_result``), and whole runs through ``run`` as the worker calls it."""
+
+import asyncio
+import builtins
+import json
+import sys
+
+import pytest
+
+from harness import LIMITS, assert_shape, request, run, runner
+
+
+class TestRequest:
+    def test_fields_and_their_defaults(self):
+        parsed = runner._Request(request("1 + 1", "s1"))
+        assert (parsed.code, parsed.session, parsed.limits) == ("1 + 1", "s1", LIMITS)
+        assert (parsed.files, parsed.figure_format) == ([], "png")
+
+    def test_given_fields_are_kept(self):
+        files = [{"path": "a", "content_base64": ""}]
+        parsed = runner._Request(request("x", files=files, figure_format="svg", packages=["numpy"]))
+        assert (parsed.files, parsed.figure_format) == (files, "svg")
+
+    def test_a_request_without_code_is_refused(self):
+        with pytest.raises(KeyError):
+            runner._Request(json.dumps({"session": "s", "limits": LIMITS}))
+
+
+class TestRedirection:
+    def test_output_goes_to_the_run_and_input_is_refused_until_restored(self, capsys):
+        before = sys.stdout, sys.stderr, sys.stdin, builtins.input
+        capture = runner._Capture(1000, lambda stream, text: None, False)
+        displays = runner._Displays(1000, "png")
+        redirection = runner._Redirection(capture, displays)
+        try:
+            print("out")
+            print("err", file=sys.stderr)
+            runner.display(7)
+            assert (runner._current_capture, runner._current_displays) == (capture, displays)
+            with pytest.raises(runner.StdinUnavailableError):
+                input("name? ")
+            with pytest.raises(EOFError):
+                sys.stdin.readline()
+        finally:
+            redirection.restore()
+        assert (sys.stdout, sys.stderr, sys.stdin, builtins.input) == before
+        assert (runner._current_capture, runner._current_displays) == (None, None)
+        assert capture.output() == [
+            {"stream": "stdout", "text": "out\n"},
+            {"stream": "stderr", "text": "err\n"},
+            {"stream": "stdout", "text": "name? "},
+        ]
+        assert displays.bundles == [{"text/plain": "7"}]
+        assert capsys.readouterr() == ("", "")
+
+    def test_restoring_twice_changes_nothing(self):
+        before = sys.stdout
+        redirection = runner._Redirection(runner._Capture(10, print, False), runner._Displays(10, "png"))
+        redirection.restore()
+        sys.stdout = replaced = object()
+        try:
+            redirection.restore()
+            assert sys.stdout is before
+        finally:
+            if sys.stdout is replaced:
+                sys.stdout = before
+
+    def test_reading_stdin_line_by_line_stops_at_once(self):
+        redirection = runner._Redirection(runner._Capture(10, print, False), runner._Displays(10, "png"))
+        try:
+            with pytest.raises(EOFError):
+                for _ in sys.stdin:
+                    pass
+        finally:
+            redirection.restore()
+
+
+class TestRunResult:
+    def test_the_parts_of_a_run_make_a_run_result(self):
+        capture = runner._Capture(5, lambda stream, text: None, False)
+        capture.write("stdout", "hello world")
+        displays = runner._Displays(1000, "png")
+        displays.add({"text/plain": "d"})
+        outcome = runner._Outcome()
+        outcome.status, outcome.exit_code = "error", 3
+        outcome.error = {"type": "E", "message": "", "source": [], "traceback": ""}
+        artifacts = [{"path": "a", "size": 1, "mime": "text/plain", "content_base64": "eA=="}]
+        files = {"b": (2, 0), "a": (1, 0)}
+        result = runner._run_result(outcome, capture, displays, 1.5, artifacts, files)
+        assert_shape(result, "RunResult")
+        assert result == {
+            "status": "error",
+            "stdout": "",
+            "stderr": "",
+            "output": [{"stream": "stdout", "text": "hello"}],
+            "value": None,
+            "displays": [{"text/plain": "d"}],
+            "error": outcome.error,
+            "exit_code": 3,
+            "duration_ms": 1.5,
+            "truncated": {"output": True, "output_bytes_total": 11, "displays": False},
+            "blocked": [],
+            "artifacts": artifacts,
+            "files": [{"path": "a", "size": 1}, {"path": "b", "size": 2}],
+            "restored": None,
+        }
+        assert_shape(result["truncated"], "Truncation")
+
+    def test_the_file_list_is_capped(self):
+        files = {f"f{n:05}": (0, 0) for n in range(runner._MAX_LISTED_FILES + 5)}
+        result = runner._run_result(
+            runner._Outcome(), runner._Capture(1, print, False), runner._Displays(1, "png"), 0.0, [], files
+        )
+        assert len(result["files"]) == runner._MAX_LISTED_FILES
+        assert result["files"][-1]["path"] == f"f{runner._MAX_LISTED_FILES - 1:05}"
+
+
+@pytest.mark.usefixtures("sandbox")
+class TestRun:
+    def test_a_trivial_run(self):
+        result = run("print('hi')\n6 * 7")
+        assert result["status"] == "ok"
+        assert result["output"] == [{"stream": "stdout", "text": "hi\n"}]
+        assert result["value"] == {"repr": "42", "json": 42, "truncated": False}
+        assert result["duration_ms"] >= 0
+        assert (result["error"], result["exit_code"], result["displays"]) == (None, None, [])
+
+    def test_globals_last_within_a_session_and_no_further(self):
+        run("x = 41", session="one")
+        assert run("x + 1", session="one")["value"]["json"] == 42
+        other = run("x", session="two")
+        assert (other["status"], other["error"]["type"]) == ("error", "NameError")
+
+    def test_the_processs_streams_are_back_after_every_ending(self):
+        streams = sys.stdout, sys.stderr, sys.stdin, builtins.input
+        for code in ["1", "1 / 0", "import sys; sys.exit(1)", "raise KeyboardInterrupt"]:
+            run(code)
+            assert (sys.stdout, sys.stderr, sys.stdin, builtins.input) == streams
+
+    def test_code_that_replaces_the_streams_does_not_keep_them(self):
+        streams = sys.stdout, sys.stderr
+        run("import io, sys\nsys.stdout = io.StringIO()\nsys.stderr = None")
+        assert (sys.stdout, sys.stderr) == streams
+
+    def test_an_interrupt_cancels_the_run(self):
+        result = run("print('started')\nraise KeyboardInterrupt")
+        assert result["status"] == "cancelled"
+        assert (result["error"]["type"], result["error"]["line"]) == ("KeyboardInterrupt", 2)
+        assert result["output"] == [{"stream": "stdout", "text": "started\n"}]
+
+    def test_an_exception_that_is_no_error_leaves_the_run_and_the_streams_are_back(self):
+        streams = sys.stdout, sys.stderr, sys.stdin, builtins.input
+        with pytest.raises(GeneratorExit):
+            runner.run(request("raise GeneratorExit"), lambda stream, text: None)
+        assert (sys.stdout, sys.stderr, sys.stdin, builtins.input) == streams
+
+    def test_output_past_the_limit(self):
+        limits = LIMITS | {"output_bytes": 4}
+        result = run("print('abc')\nprint('def')", limits=limits)
+        assert result["output"] == [{"stream": "stdout", "text": "abc\n"}]
+        assert result["truncated"] == {"output": True, "output_bytes_total": 8, "displays": False}
+
+    def test_eager_output_streams_each_line_and_still_returns_it(self):
+        result = run("print('a')\nimport sys\nprint('b', file=sys.stderr)", eager=True)
+        assert result["streamed"] == [("stdout", "a\n"), ("stderr", "b\n")]
+        assert result["output"] == [{"stream": "stdout", "text": "a\n"}, {"stream": "stderr", "text": "b\n"}]
+
+    def test_code_that_awaits_gives_a_coroutine_with_the_result(self):
+        outcome = runner.run(request("import asyncio\nawait asyncio.sleep(0)\n'done'"), lambda stream, text: None)
+        assert not isinstance(outcome, str)
+        result = json.loads(asyncio.run(outcome))
+        assert_shape(result, "RunResult")
+        assert (result["status"], result["value"]["json"]) == ("ok", "done")
+
+    def test_an_error_in_code_that_awaits_is_reported_like_any(self):
+        result = run("import asyncio\nawait asyncio.sleep(0)\nraise ValueError('late')")
+        assert (result["status"], result["error"]["line"], result["error"]["message"]) == ("error", 3, "late")
+
+    def test_each_run_has_its_own_file_name_in_tracebacks(self):
+        first = run("1 / 0")["error"]["traceback"]
+        second = run("1 / 0")["error"]["traceback"]
+        assert first != second
+        assert first.replace(_file(first), "F") == second.replace(_file(second), "F")
+
+    def test_an_exit_code_past_32_bits_fits_the_protocol(self):
+        result = run("import sys\nsys.exit(2**32 + 7)")
+        assert (result["status"], result["exit_code"]) == ("ok", 7)
+
+
+def _file(trace: str) -> str:
+    return trace.split('File "', 1)[1].split('"', 1)[0]
