@@ -12,6 +12,10 @@ import pytest
 from harness import LIMITS, assert_shape, request, run, runner
 
 
+def ignore(stream, text):
+    """An ``emit`` for captures whose streaming is not looked at."""
+
+
 class TestRequest:
     def test_fields_and_their_defaults(self):
         parsed = runner._Request(request("1 + 1", "s1"))
@@ -31,7 +35,7 @@ class TestRequest:
 class TestRedirection:
     def test_output_goes_to_the_run_and_input_is_refused_until_restored(self, capsys):
         before = sys.stdout, sys.stderr, sys.stdin, builtins.input
-        capture = runner._Capture(1000, lambda stream, text: None, False)
+        capture = runner._Capture(1000, ignore, False)
         displays = runner._Displays(1000, "png")
         redirection = runner._Redirection(capture, displays)
         try:
@@ -55,9 +59,9 @@ class TestRedirection:
         assert displays.bundles == [{"text/plain": "7"}]
         assert capsys.readouterr() == ("", "")
 
-    def test_restoring_twice_changes_nothing(self):
+    def test_restoring_again_puts_back_the_same_streams(self):
         before = sys.stdout
-        redirection = runner._Redirection(runner._Capture(10, print, False), runner._Displays(10, "png"))
+        redirection = runner._Redirection(runner._Capture(10, ignore, False), runner._Displays(10, "png"))
         redirection.restore()
         sys.stdout = replaced = object()
         try:
@@ -68,7 +72,7 @@ class TestRedirection:
                 sys.stdout = before
 
     def test_reading_stdin_line_by_line_stops_at_once(self):
-        redirection = runner._Redirection(runner._Capture(10, print, False), runner._Displays(10, "png"))
+        redirection = runner._Redirection(runner._Capture(10, ignore, False), runner._Displays(10, "png"))
         try:
             with pytest.raises(EOFError):
                 for _ in sys.stdin:
@@ -79,7 +83,7 @@ class TestRedirection:
 
 class TestRunResult:
     def test_the_parts_of_a_run_make_a_run_result(self):
-        capture = runner._Capture(5, lambda stream, text: None, False)
+        capture = runner._Capture(5, ignore, False)
         capture.write("stdout", "hello world")
         displays = runner._Displays(1000, "png")
         displays.add({"text/plain": "d"})
@@ -111,7 +115,7 @@ class TestRunResult:
     def test_the_file_list_is_capped(self):
         files = {f"f{n:05}": (0, 0) for n in range(runner._MAX_LISTED_FILES + 5)}
         result = runner._run_result(
-            runner._Outcome(), runner._Capture(1, print, False), runner._Displays(1, "png"), 0.0, [], files
+            runner._Outcome(), runner._Capture(1, ignore, False), runner._Displays(1, "png"), 0.0, [], files
         )
         assert len(result["files"]) == runner._MAX_LISTED_FILES
         assert result["files"][-1]["path"] == f"f{runner._MAX_LISTED_FILES - 1:05}"
@@ -153,7 +157,7 @@ class TestRun:
     def test_an_exception_that_is_no_error_leaves_the_run_and_the_streams_are_back(self):
         streams = sys.stdout, sys.stderr, sys.stdin, builtins.input
         with pytest.raises(GeneratorExit):
-            runner.run(request("raise GeneratorExit"), lambda stream, text: None)
+            runner.run(request("raise GeneratorExit"), ignore)
         assert (sys.stdout, sys.stderr, sys.stdin, builtins.input) == streams
 
     def test_output_past_the_limit(self):
@@ -168,7 +172,7 @@ class TestRun:
         assert result["output"] == [{"stream": "stdout", "text": "a\n"}, {"stream": "stderr", "text": "b\n"}]
 
     def test_code_that_awaits_gives_a_coroutine_with_the_result(self):
-        outcome = runner.run(request("import asyncio\nawait asyncio.sleep(0)\n'done'"), lambda stream, text: None)
+        outcome = runner.run(request("import asyncio\nawait asyncio.sleep(0)\n'done'"), ignore)
         assert not isinstance(outcome, str)
         result = json.loads(asyncio.run(outcome))
         assert_shape(result, "RunResult")
