@@ -61,15 +61,18 @@ export function watchSandpit() {
     constructor() {
       super();
       const port = this.port1;
+      // Each message is an object with one field, named for its kind.
+      const kindOf = (data) => Object.keys(data ?? {})[0];
       port.addEventListener("message", ({ data }) => {
-        if (data?.type === "ready") {
+        const kind = kindOf(data);
+        if (kind === "ready") {
           spy.ready += 1;
           note("ready");
         }
         // The snapshot maker never says `ready`: it is done once it stored
         // the snapshot (or failed to), which a return visit then finds.
-        if (data?.type === "snapshot_stored" || data?.type === "fatal") spy.ready += 1;
-        if (data?.type === "done" || data?.type === "run_failed") {
+        if (kind === "snapshot_stored" || kind === "fatal") spy.ready += 1;
+        if (kind === "done" || kind === "run_failed") {
           spy.doneAt = performance.now();
           note("done");
           spy.onDone?.();
@@ -77,7 +80,7 @@ export function watchSandpit() {
       });
       const post = port.postMessage.bind(port);
       port.postMessage = (data, ...rest) => {
-        if (data?.type === "run") {
+        if (kindOf(data) === "run") {
           spy.runPostedAt = performance.now();
           note("run posted");
         }

@@ -4,7 +4,8 @@
 //
 // Message shapes are defined in Rust (src/protocol.rs). This file builds
 // them by hand, and the browser tests validate every message it sends
-// against the JSON Schema generated from those types.
+// against the JSON Schema generated from those types. Every message is an
+// object with one field, named for its kind: `{ done: { id, result } }`.
 //
 // What Python may reach is decided here and by this script's own CSP (see
 // SECURITY.md): after start-up the worker's storage APIs, its postMessage and
@@ -67,7 +68,8 @@ let blocked = [];
 /** Jobs arrive one at a time from the host, but chaining keeps them ordered regardless. */
 let chain = Promise.resolve();
 
-const post = (message) => port.postMessage(message);
+/** Sends the host a message of kind `kind` (see WorkerMessage in src/protocol.rs). */
+const post = (kind, body) => port.postMessage({ [kind]: body });
 
 /**
  * The name the host gives the snapshot maker's worker (MAKER_NAME in
@@ -79,9 +81,9 @@ const fetches = startFetches();
 
 /** The latest start-up progress, kept until `init` brings the port. */
 let progressSoFar = null;
-const progress = (message) => {
-  progressSoFar = message;
-  if (port !== null) post(message);
+const progress = (body) => {
+  progressSoFar = body;
+  if (port !== null) post("progress", body);
 };
 /** Python starting (see `startEarly`); null for the snapshot maker. */
 const starting = self.name === MAKER_NAME ? null : startEarly();
@@ -90,8 +92,8 @@ starting?.catch(() => {});
 
 // The first (and only) message on the worker itself: `init`, carrying the port.
 self.onmessage = (event) => {
-  const message = event.data;
-  if (message?.type !== "init" || port !== null || !event.ports[0]) {
+  const message = event.data?.init;
+  if (message === undefined || port !== null || !event.ports[0]) {
     console.warn("sandpit worker: ignored a message that is not the first init");
     return;
   }
@@ -113,19 +115,26 @@ function job(work) {
   });
 }
 
+/** The one field of a message (see `post`): its kind and what it carries. */
+function tagOf(message) {
+  const [kind, body] = Object.entries(message ?? {})[0] ?? [];
+  return { kind, body };
+}
+
 function onHostMessage(message) {
-  switch (message?.type) {
+  const { kind, body } = tagOf(message);
+  switch (kind) {
     case "run":
-      job(() => run(message.id, message.request));
+      job(() => run(body.id, body.request));
       break;
     case "clear_session":
-      job(() => clearSession(message.id, message.session));
+      job(() => clearSession(body.id, body.session));
       break;
     case "query":
-      job(() => answer(message.id, message.query));
+      job(() => answer(body.id, body.query));
       break;
     default:
-      console.warn("sandpit worker: ignored a message outside the protocol", message?.type);
+      console.warn("sandpit worker: ignored a message outside the protocol", kind);
   }
 }
 
@@ -137,10 +146,10 @@ function onHostMessage(message) {
 function reportCrash(message) {
   crashed = true;
   if (currentRun !== null) {
-    post({ type: "run_failed", id: currentRun, message });
+    post("run_failed", { id: currentRun, message });
     currentRun = null;
   } else {
-    post({ type: "fatal", message });
+    post("fatal", { message });
   }
 }
 
@@ -287,7 +296,7 @@ async function startPython(loadPyodide, stored, startup) {
     try {
       const restore = () => loadPyodide({ indexURL, _loadSnapshot: found.verified });
       const restored = await countingDownloads(startup, restore);
-      return { started: restored, snapshot: { status: "used" } };
+      return { started: restored, snapshot: "used" };
     } catch (error) {
       await deleteSnapshot(self.caches, indexURL).catch(() => {});
       const reason =
@@ -295,11 +304,11 @@ async function startPython(loadPyodide, stored, startup) {
           ? error.message
           : `Pyodide could not restore it: ${error?.message ?? error}`;
       const started = await countingDownloads(startup, () => loadPyodide({ indexURL }));
-      return { started, snapshot: { status: "rejected", reason } };
+      return { started, snapshot: { rejected: { reason } } };
     }
   }
   const started = await countingDownloads(startup, () => loadPyodide({ indexURL }));
-  const snapshot = found.rejected ? { status: "rejected", reason: found.rejected } : { status: "absent" };
+  const snapshot = found.rejected ? { rejected: { reason: found.rejected } } : "absent";
   return { started, snapshot };
 }
 
@@ -329,18 +338,18 @@ async function startEarly() {
     if (total === null) return;
     // Once every byte is in, what remains is compiling and starting the interpreter.
     const stage = loaded >= total ? "start" : "download";
-    progress({ type: "progress", stage, loaded, total });
+    progress({ stage, loaded, total });
   };
   const { started, snapshot } = await startPython(loadPyodide, stored, startup);
   total = sizeOf(await fetches.manifest);
-  progress({ type: "progress", stage: "runner", loaded: total, total });
+  progress({ stage: "runner", loaded: total, total });
   const { installed, index } = await installRunner(started);
   return { started, snapshot, installed, index };
 }
 
 async function init(config) {
   try {
-    if (progressSoFar !== null) post(progressSoFar);
+    if (progressSoFar !== null) post("progress", progressSoFar);
     const begun = await starting;
     if (begun === null) throw new Error("the worker's script came without its Content-Security-Policy");
     const { started, snapshot, installed, index } = begun;
@@ -359,9 +368,9 @@ async function init(config) {
     // hold costs a restored start a few hundred milliseconds.
     const python = pyodide.runPython("import sys; '.'.join(map(str, sys.version_info[:3]))");
     lockDown();
-    post({ type: "ready", python, pyodide: pyodide.version, snapshot });
+    post("ready", { python, pyodide: pyodide.version, snapshot });
   } catch (error) {
-    post({ type: "fatal", message: `Python failed to start: ${error?.message ?? error}` });
+    post("fatal", { message: `Python failed to start: ${error?.message ?? error}` });
   }
 }
 
@@ -380,9 +389,9 @@ async function makeSnapshot() {
     await installRunner(made);
     const bytes = made.makeMemorySnapshot();
     await storeSnapshot(self.caches, PYODIDE_URL, manifest.snapshot_key, bytes);
-    post({ type: "snapshot_stored", bytes: bytes.byteLength });
+    post("snapshot_stored", { bytes: bytes.byteLength });
   } catch (error) {
-    post({ type: "fatal", message: `could not make a start-up snapshot: ${error?.message ?? error}` });
+    post("fatal", { message: `could not make a start-up snapshot: ${error?.message ?? error}` });
   }
 }
 
@@ -412,7 +421,7 @@ function emitter(id, limitBytes) {
     if (room <= 0) return;
     const kept = text.length > room ? text.slice(0, room) : text;
     room -= kept.length;
-    post({ type: "stream", id, chunk: { stream, text: kept } });
+    post("stream", { id, chunk: { stream, text: kept } });
   };
 }
 
@@ -480,7 +489,7 @@ async function loadPackages(id, request, fromImports) {
   // A response without Content-Length still counts: the total is then what arrived.
   const report = (loaded, total) => {
     if (loaded > 0) {
-      post({ type: "package_progress", id, packages: names, loaded, total: Math.max(total, loaded) });
+      post("package_progress", { id, packages: names, loaded, total: Math.max(total, loaded) });
     }
   };
   await countingDownloads(report, async () => {
@@ -519,11 +528,11 @@ async function run(id, request) {
     // The run's timeout started when the host sent it; downloads stop it
     // until `started`. A run that loads nothing sends neither message.
     if (fromImports || request.packages.length > 0) {
-      post({ type: "loading_packages", id });
+      post("loading_packages", { id });
       failures = await loadPackages(id, request, fromImports);
       // Downloads the CSP refused are reported as tasks: let them arrive.
       await settle();
-      post({ type: "started", id });
+      post("started", { id });
     }
     // Without an interrupt buffer a stuck run is stopped by terminating this
     // worker, so output is sent line by line: nothing printed is lost.
@@ -535,10 +544,10 @@ async function run(id, request) {
     await settle();
     const result = JSON.parse(resultJson);
     result.blocked = blocked;
-    post({ type: "done", id, result });
+    post("done", { id, result });
   } catch (error) {
     // Reached only when the interpreter itself fails; the runner reports user errors.
-    if (!crashed) post({ type: "run_failed", id, message: String(error?.message ?? error) });
+    if (!crashed) post("run_failed", { id, message: String(error?.message ?? error) });
   } finally {
     currentRun = null;
   }
@@ -548,23 +557,24 @@ async function run(id, request) {
 async function answer(id, query) {
   try {
     let found;
-    switch (query?.kind) {
+    const { kind, body } = tagOf(query);
+    switch (kind) {
       case "read_file":
-        found = { kind: "file", content_base64: runner.read_file(query.session, query.path) };
+        found = { file: { content_base64: runner.read_file(body.session, body.path) } };
         break;
       case "check":
-        found = { kind: "check", report: JSON.parse(runner.check(query.code)) };
+        found = { check: { report: JSON.parse(runner.check(body.code)) } };
         break;
       default:
-        throw new Error(`unknown query ${JSON.stringify(query?.kind)}`);
+        throw new Error(`unknown query ${JSON.stringify(kind)}`);
     }
-    post({ type: "answer", id, answer: found, error: null });
+    post("answer", { id, answer: found, error: null });
   } catch (error) {
-    post({ type: "answer", id, answer: null, error: String(error?.message ?? error) });
+    post("answer", { id, answer: null, error: String(error?.message ?? error) });
   }
 }
 
 async function clearSession(id, session) {
   runner.clear_session(session);
-  post({ type: "session_cleared", id });
+  post("session_cleared", { id });
 }

@@ -6,6 +6,11 @@
 //! they really send in the browser tests; a field renamed on either side
 //! fails a test instead of silently dropping data.
 //!
+//! The message enums are externally tagged (`{"done": {"id": 3, "result":
+//! ...}}`): serde's derive reads that shape straight from a JS object,
+//! without first copying the message into a buffer of its own, so a
+//! result's [`Text`] stays the JS string the worker sent.
+//!
 //! What can be large in a result (output, values, rich outputs, file bytes)
 //! is [`Text`] or [`Json`]: JS values in the browser, outside the app's
 //! wasm memory (see [`crate::js::bulk`]). On the wire they are plain strings and
@@ -552,7 +557,7 @@ pub struct WorkerConfig {
 
 /// Messages from the host to the worker.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum HostMessage {
     /// Load Pyodide and the runner; answered by `progress` messages, then `ready` or `fatal`.
     Init {
@@ -584,7 +589,7 @@ pub enum HostMessage {
 
 /// A question for Python that changes no session.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Query {
     /// The bytes of a file in a session's working directory (artifacts too
     /// large to come back with their run's result).
@@ -604,7 +609,7 @@ pub enum Query {
 
 /// What a [`Query`] found.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Answer {
     /// Answers [`Query::ReadFile`].
     File {
@@ -695,7 +700,7 @@ pub struct LoadProgress {
 /// How a worker's start used the start-up snapshot (Python's memory after
 /// start-up, stored by an earlier visit so later starts skip initialising it).
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
-#[serde(tag = "status", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum SnapshotUse {
     /// Python was restored from it.
     Used,
@@ -723,7 +728,7 @@ impl SnapshotUse {
 
 /// Messages from the worker to the host.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum WorkerMessage {
     /// Start-up progress.
     Progress(LoadProgress),

@@ -19,8 +19,7 @@ fn a_run_message_has_the_documented_wire_shape() {
     };
     assert_eq!(
         serde_json::to_value(&message).expect("serialisable"),
-        json!({
-            "type": "run",
+        json!({"run": {
             "id": 7,
             "request": {
                 "code": "print(1)",
@@ -32,14 +31,13 @@ fn a_run_message_has_the_documented_wire_shape() {
                 "limits": {"output_bytes": 262144, "value_bytes": 65536, "display_bytes": 8388608,
                            "input_bytes": 33554432, "artifact_bytes": 4194304}
             }
-        })
+        }})
     );
 }
 
 #[test]
 fn a_done_message_as_the_runner_writes_it_is_understood() {
-    let message: WorkerMessage = serde_json::from_value(json!({
-        "type": "done",
+    let message: WorkerMessage = serde_json::from_value(json!({"done": {
         "id": 3,
         "result": {
             "status": "error",
@@ -60,7 +58,7 @@ fn a_done_message_as_the_runner_writes_it_is_understood() {
             "files": [{"path": "out.csv", "size": 4}],
             "restored": null
         }
-    }))
+    }}))
     .expect("the runner's shape parses");
     let WorkerMessage::Done { id, result } = message else {
         panic!("parsed as the wrong variant: {message:?}");
@@ -112,15 +110,18 @@ fn a_kept_result_holds_its_output_once_as_the_pieces_of_output() {
 
 #[test]
 fn unknown_fields_and_types_are_rejected_not_ignored() {
-    let extra = serde_json::from_value::<WorkerMessage>(json!({
-        "type": "ready", "python": "3.14.2", "pyodide": "314.0.7",
-        "snapshot": {"status": "used"}, "extra": 1
-    }));
+    let ready = json!({"ready": {
+        "python": "3.14.2", "pyodide": "314.0.7", "snapshot": "used"
+    }});
+    serde_json::from_value::<WorkerMessage>(ready.clone()).expect("a well-formed `ready`");
+    let mut extra = ready;
+    extra["ready"]["extra"] = json!(1);
+    let extra = serde_json::from_value::<WorkerMessage>(extra);
     assert!(
         extra.is_err(),
         "a field the protocol does not define must not pass silently"
     );
-    let unknown = serde_json::from_value::<WorkerMessage>(json!({"type": "hello"}));
+    let unknown = serde_json::from_value::<WorkerMessage>(json!({"hello": {}}));
     assert!(unknown.is_err());
 }
 

@@ -1,10 +1,9 @@
 //! Codecs at the boundary with JavaScript: values that stay on the JS heap
 //! ([`bulk`]), thrown values as messages ([`error`]), tool arguments read
-//! where they are ([`json_data`]), and tagged objects and records read field
-//! by field ([`tagged`], [`reader`]).
+//! where they are ([`json_data`]), and records read field by field
+//! ([`reader`]).
 
 pub mod bulk;
 pub mod error;
 pub mod json_data;
 pub mod reader;
-pub mod tagged;

@@ -75,8 +75,8 @@ fn read_field<T: FromSource, S: Source>(source: &S, name: &'static str) -> Resul
     }
 }
 
-/// `error`, saying in which field it happened (also for [`crate::js::tagged`]).
-pub(crate) fn in_field<E: serde::de::Error>(name: &str, error: E) -> E {
+/// `error`, saying in which field it happened.
+fn in_field<E: serde::de::Error>(name: &str, error: E) -> E {
     E::custom(format_args!("field `{name}`: {error}"))
 }
 

@@ -21,12 +21,8 @@ pub const MAX_TOTAL_BYTES: u64 = 32_000_000;
 pub const MAX_FILES: usize = 200;
 
 /// Why a file is not kept across reloads.
-///
-/// In the browser it is read tag first ([`crate::js::tagged`]), natively by the
-/// derive; stored records are read the same way by both.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "StoredRefusal")]
 pub enum Refusal {
     /// Larger than [`MAX_FILE_BYTES`].
     TooLarge,
@@ -41,21 +37,35 @@ pub enum Refusal {
     },
 }
 
-#[cfg(target_arch = "wasm32")]
-impl<'de> Deserialize<'de> for Refusal {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let record = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
-        let refusal = crate::js::tagged::Tagged::new(record, "kind").map_err(D::Error::custom)?;
-        // Unknown fields are ignored, as the derive does (no `deny_unknown_fields`).
-        Ok(match refusal.tag.as_str() {
-            "too_large" => Self::TooLarge,
-            "no_room" => Self::NoRoom,
-            "too_many" => Self::TooMany,
-            "failed" => Self::Failed {
-                message: refusal.field("message").map_err(D::Error::custom)?,
-            },
-            _ => return Err(D::Error::custom(refusal.unknown_tag())),
+/// A [`Refusal`] as stored, `{"kind": "failed", "message": ...}`, read as a
+/// plain struct: serde reads an internally tagged enum through a buffer of
+/// its own, a large piece of code for this one small record.
+#[derive(Deserialize)]
+struct StoredRefusal {
+    kind: RefusalKind,
+    message: Option<String>,
+}
+
+/// [`Refusal`]'s variants, as its `kind` names them.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RefusalKind {
+    TooLarge,
+    NoRoom,
+    TooMany,
+    Failed,
+}
+
+impl TryFrom<StoredRefusal> for Refusal {
+    type Error = &'static str;
+
+    fn try_from(stored: StoredRefusal) -> Result<Self, Self::Error> {
+        Ok(match (stored.kind, stored.message) {
+            (RefusalKind::TooLarge, _) => Self::TooLarge,
+            (RefusalKind::NoRoom, _) => Self::NoRoom,
+            (RefusalKind::TooMany, _) => Self::TooMany,
+            (RefusalKind::Failed, Some(message)) => Self::Failed { message },
+            (RefusalKind::Failed, None) => return Err("missing field `message`"),
         })
     }
 }

@@ -235,7 +235,7 @@ describe("storage", () => {
 
 describe("messages", () => {
   test("Python cannot post to the host: the worker's postMessage is gone", async () => {
-    const forged = '{"type": "done", "id": 1, "result": {}}';
+    const forged = '{"done": {"id": 1, "result": {}}}';
     const result = await attempt(`import js, json\njs.postMessage(js.JSON.parse('${forged}'))`);
     failedWith(result, "AttributeError");
   });
@@ -271,7 +271,7 @@ describe("messages", () => {
   test("a forged result posted to the page's window is ignored", async () => {
     const before = await sandpit.entryCount();
     await sandpit.page.evaluate(() =>
-      window.postMessage({ type: "done", id: 1, result: { status: "ok" } }, "*"),
+      window.postMessage({ done: { id: 1, result: { status: "ok" } } }, "*"),
     );
     const result = await sandpit.run("1 + 1");
     assert.equal(result.value, "2");

@@ -233,7 +233,7 @@ describe("a run started while Python is loading", () => {
       await sandpit.open();
       await pythonLoaded;
 
-      const inits = await sandpit.page.evaluate(() => window.__sandpitMessages.filter((m) => m.data?.type === "init"));
+      const inits = await sandpit.page.evaluate(() => window.__sandpitMessages.filter((m) => m.kind === "init"));
       assert.deepEqual(inits, [], "the worker got init before the CSP check passed");
       assert.equal(await sandpit.runtimeState(), "loading");
 
@@ -259,7 +259,7 @@ describe("a run started while Python is loading", () => {
           window.__workers.push(this);
         }
         postMessage(data, ...rest) {
-          if (data?.type === "init") this.inits += 1;
+          if (data?.init) this.inits += 1;
           return super.postMessage(data, ...rest);
         }
       };
@@ -282,7 +282,7 @@ describe("a run started while Python is loading", () => {
     assert.equal((await sandpit.run("6 * 7")).value, "42");
     // The snapshot maker's start is covered too: it stores the snapshot, then the warm spare starts.
     await sandpit.page.waitForFunction(
-      () => window.__sandpitMessages.some((m) => m.data?.type === "snapshot_stored"),
+      () => window.__sandpitMessages.some((m) => m.kind === "snapshot_stored"),
       null,
       { timeout: 90_000, polling: 100 },
     );
@@ -312,19 +312,19 @@ describe("a run started while Python is loading", () => {
     const sandpit = await (await app.newPage()).open();
     await sandpit.waitReady();
     const messages = await sandpit.assertHealthy();
-    const progress = messages.filter((m) => m.from === "worker" && m.data.type === "progress");
+    const progress = messages.filter((m) => m.from === "worker" && m.kind === "progress").map((m) => m.data.progress);
     assert.ok(progress.length >= 2, "several progress messages arrive");
     // Python starts loading before the page can hear of it: the worker then
     // sends its latest progress, which may be past the download already.
-    const total = progress[0].data.total;
+    const total = progress[0].total;
     assert.ok(total > 10_000_000, `the total covers the interpreter and stdlib (${total})`);
     assert.ok(
-      progress.every((m) => m.data.total === total && m.data.loaded <= total),
+      progress.every((p) => p.total === total && p.loaded <= total),
       "every message counts against one total",
     );
-    const loading = progress.filter((m) => ["download", "start"].includes(m.data.stage));
+    const loading = progress.filter((p) => ["download", "start"].includes(p.stage));
     assert.ok(
-      loading.some((m) => m.data.loaded === total),
+      loading.some((p) => p.loaded === total),
       "the bytes counted while loading reach the total",
     );
     await sandpit.close();

@@ -78,11 +78,14 @@ const validWorkerMessage = ajv.getSchema("protocol#/$defs/WorkerMessage");
 
 /**
  * Installed before any page script: records what crosses the worker boundary,
- * both `init` on the worker itself and everything on the private channel.
+ * both `init` on the worker itself and everything on the private channel,
+ * as `{ from, kind, data }`: each message is an object with one field, named
+ * for its kind (`{ done: { id, result } }`), and `kind` is that name.
  */
 function recordWorkerMessages() {
   window.__sandpitMessages = [];
-  const record = (from, data) => window.__sandpitMessages.push({ from, data });
+  const record = (from, data) =>
+    window.__sandpitMessages.push({ from, kind: Object.keys(data ?? {})[0], data });
   // Only channels whose other end went to a Worker carry the protocol (the
   // page also talks to its service worker over channels of its own).
   const peers = new WeakMap();

@@ -45,11 +45,13 @@ async function startHost({ lostAfterMs, repeatMs, nudgeMs, request }) {
   const waiting = new Map();
   const streaming = new Map();
   const ready = new Promise((resolve, reject) => {
+    // Each message is an object with one field, named for its kind.
     channel.port1.onmessage = ({ data }) => {
-      if (data.type === "ready") resolve();
-      if (data.type === "fatal") reject(new Error(data.message));
-      if (data.type === "stream") streaming.get(data.id)?.();
-      if (data.type === "done" || data.type === "run_failed") waiting.get(data.id)?.(data);
+      const [[kind, body]] = Object.entries(data);
+      if (kind === "ready") resolve();
+      if (kind === "fatal") reject(new Error(body.message));
+      if (kind === "stream") streaming.get(body.id)?.();
+      if (kind === "done" || kind === "run_failed") waiting.get(body.id)?.({ kind, body });
     };
   });
   const worker = new Worker(new URL("pyodide-loader/worker.mjs", location.href), { type: "module" });
@@ -58,7 +60,7 @@ async function startHost({ lostAfterMs, repeatMs, nudgeMs, request }) {
     port: channel.port2,
     make_snapshot: false,
   };
-  worker.postMessage({ type: "init", config }, [channel.port2]);
+  worker.postMessage({ init: { config } }, [channel.port2]);
   await ready;
   window.__host = {
     interrupt,
@@ -77,12 +79,12 @@ async function startHost({ lostAfterMs, repeatMs, nudgeMs, request }) {
           }, interruptAfterMs);
         });
       }
-      channel.port1.postMessage({ type: "run", id, request: { ...request, code } });
+      channel.port1.postMessage({ run: { id, request: { ...request, code } } });
       const nudging = setInterval(nudge, nudgeMs);
       return answered.then((message) => {
         clearInterval(nudging);
         clearInterval(repeating);
-        return message.type === "done" ? message.result : { status: message.type };
+        return message.kind === "done" ? message.body.result : { status: message.kind };
       });
     },
     stop() {
@@ -102,7 +104,7 @@ describe("interrupts", () => {
     // A run request exactly as the app sends it, so the worker gets nothing the protocol does not define.
     await sandpit.run("1 + 1");
     const request = await sandpit.page.evaluate(
-      () => window.__sandpitMessages.find((m) => m.from === "host" && m.data.type === "run").data.request,
+      () => window.__sandpitMessages.find((m) => m.from === "host" && m.kind === "run").data.run.request,
     );
     await sandpit.page.evaluate(startHost, { lostAfterMs: LOST_AFTER_MS, repeatMs: REPEAT_MS, nudgeMs: NUDGE_MS, request });
   });

@@ -34,14 +34,14 @@ describe("packages", () => {
   test("package loading reports progress in bytes, and the names being loaded", async () => {
     await sandpit.assertHealthy();
     await sandpit.run("import tabulate\ntabulate.tabulate([[1, 2]])");
-    const messages = (await sandpit.assertHealthy()).filter((m) => m.from === "worker").map((m) => m.data);
-    const progress = messages.filter((m) => m.type === "package_progress");
+    const messages = (await sandpit.assertHealthy()).filter((m) => m.from === "worker");
+    const progress = messages.filter((m) => m.kind === "package_progress").map((m) => m.data.package_progress);
     assert.ok(progress.length >= 1, "progress was reported");
     const last = progress.at(-1);
     assert.ok(last.packages.includes("tabulate"), JSON.stringify(last.packages));
     assert.ok(last.loaded > 10_000 && last.loaded === last.total, `${last.loaded} of ${last.total}`);
     // The clock stops while packages load: the worker says when that starts and ends.
-    const order = messages.map((m) => m.type).filter((type) => type !== "stream");
+    const order = messages.map((m) => m.kind).filter((kind) => kind !== "stream");
     assert.deepEqual(
       [order[0], order.at(-2), order.at(-1)],
       ["loading_packages", "started", "done"],
@@ -54,7 +54,7 @@ describe("packages", () => {
     assert.equal((await sandpit.run("import json\n1 + 1")).value, "2");
     const messages = await sandpit.assertHealthy();
     assert.deepEqual(
-      messages.map((m) => `${m.from} ${m.data.type}`),
+      messages.map((m) => `${m.from} ${m.kind}`),
       ["host run", "worker done"],
     );
   });

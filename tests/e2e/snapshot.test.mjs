@@ -30,12 +30,12 @@ async function snapshotUse(sandpit) {
 }
 
 /** Worker messages of this document so far, in order. */
-const messages = (sandpit) => sandpit.page.evaluate(() => window.__sandpitMessages.map(({ from, data }) => ({ from, data })));
+const messages = (sandpit) => sandpit.page.evaluate(() => window.__sandpitMessages.map(({ from, kind, data }) => ({ from, kind, data })));
 
 /** Waits until the snapshot maker of this document reported that it stored the snapshot. */
 async function waitStored(sandpit) {
   await sandpit.page.waitForFunction(
-    () => window.__sandpitMessages.some(({ data }) => data?.type === "snapshot_stored"),
+    () => window.__sandpitMessages.some(({ kind }) => kind === "snapshot_stored"),
     null,
     { timeout: 90_000, polling: 100 },
   );
@@ -120,7 +120,7 @@ describe("the start-up snapshot", () => {
     );
     assert.equal(poison.phase, "ok", JSON.stringify(poison.json?.error));
     await waitStored(sandpit);
-    const makers = (await messages(sandpit)).filter(({ from, data }) => from === "host" && data.type === "init" && data.config.make_snapshot);
+    const makers = (await messages(sandpit)).filter(({ from, kind, data }) => from === "host" && kind === "init" && data.init.config.make_snapshot);
     assert.equal(makers.length, 1, "one worker was started to make the snapshot");
     const stored = await storedSnapshot(sandpit);
     assert.ok(stored, "the snapshot is in Cache Storage");
@@ -165,8 +165,8 @@ describe("the start-up snapshot", () => {
     assert.equal(overwrite.errorType, "AttributeError");
     assert.deepEqual(await storedSnapshot(sandpit), stored, "the snapshot is unchanged");
     // A restored start makes no new snapshot.
-    const inits = (await messages(sandpit)).filter(({ from, data }) => from === "host" && data.type === "init");
-    assert.ok(inits.every(({ data }) => !data.config.make_snapshot), "no maker on a return visit");
+    const inits = (await messages(sandpit)).filter(({ from, kind }) => from === "host" && kind === "init");
+    assert.ok(inits.every(({ data }) => !data.init.config.make_snapshot), "no maker on a return visit");
     await sandpit.assertHealthy();
 
     await sandpit.reload();
@@ -186,8 +186,8 @@ describe("the start-up snapshot", () => {
     held.release();
     assert.equal((await sandpit.result(index)).phase, "ok");
     await waitStored(sandpit);
-    const order = (await messages(sandpit)).map(({ from, data }) =>
-      from === "host" && data.type === "init" ? (data.config.make_snapshot ? "maker started" : "worker started") : `${from} ${data.type}`,
+    const order = (await messages(sandpit)).map(({ from, kind, data }) =>
+      from === "host" && kind === "init" ? (data.init.config.make_snapshot ? "maker started" : "worker started") : `${from} ${kind}`,
     );
     const relevant = order.filter((step) => ["worker ready", "host run", "worker done", "maker started"].includes(step));
     assert.deepEqual(relevant.slice(0, 4), ["worker ready", "host run", "worker done", "maker started"], order.join(", "));
