@@ -1,11 +1,12 @@
-//! The Python runtime as the app sees it: a worker client with its
-//! scheduler, timers and recovery.
+//! The Python runtime as the app sees it: a worker client, and the
+//! supervisor that decides for it with its scheduler.
 
 mod client;
 mod message;
 pub mod outcome;
 pub mod scheduler;
-mod timer;
+pub mod supervisor;
 mod worker;
 
-pub use client::{RunEvent, Runtime, RuntimeError, RuntimeStatus};
+pub use client::Runtime;
+pub use supervisor::{RunEvent, RuntimeError, RuntimeStatus};

@@ -1,15 +1,15 @@
 //! One Pyodide worker: the only code that touches `web_sys::Worker`.
 
+use gloo_events::{EventListener, EventListenerOptions};
 use js_sys::{Atomics, Int32Array, SharedArrayBuffer};
 use serde::Serialize;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType,
 };
 
-use super::client::RuntimeError;
+use super::supervisor::RuntimeError;
 use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
 /// Where the worker lives, relative to the page (Pyodide and the runner are
@@ -35,7 +35,14 @@ extern "C" {
     static CROSS_ORIGIN_ISOLATED: JsValue;
 }
 
-/// A spawned worker, its event handlers, and its interrupt buffer when the page allows one.
+/// Whether workers get an interrupt buffer: shared memory exists only when
+/// the page is cross-origin isolated.
+pub(super) fn interrupts_available() -> bool {
+    CROSS_ORIGIN_ISOLATED.with(|value| value.as_bool() == Some(true))
+}
+
+/// A spawned worker, its event listeners (removed when dropped), and its
+/// interrupt buffer when the page allows one.
 ///
 /// Protocol messages travel over a private `MessageChannel`, never the
 /// worker's own `postMessage`, which the worker removes before user code
@@ -46,8 +53,8 @@ pub struct PythonWorker {
     /// The worker's end of the channel, until `init` transfers it.
     worker_end: MessagePort,
     interrupt: Option<Int32Array>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
+    _on_message: EventListener,
+    _on_error: EventListener,
 }
 
 impl PythonWorker {
@@ -70,27 +77,25 @@ impl PythonWorker {
                 if make_snapshot {
                     options.set_name(MAKER_NAME);
                 }
-                Worker::new_with_options(WORKER_PATH, &options)
-                    .map_err(|e| RuntimeError::from_js(&e))?
+                Worker::new_with_options(WORKER_PATH, &options).map_err(|e| js_error(&e))?
             }
         };
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            on_message(event.data())
-        });
-        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
-            event.prevent_default();
-            on_error(format!(
-                "the Python worker stopped: {}",
-                why_stopped(&event)
-            ))
-        });
-        let channel = MessageChannel::new().map_err(|e| RuntimeError::from_js(&e))?;
+        let channel = MessageChannel::new().map_err(|e| js_error(&e))?;
         let port = channel.port1();
-        port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-
-        let isolated = CROSS_ORIGIN_ISOLATED.with(|value| value.as_bool() == Some(true));
-        let interrupt = isolated.then(|| Int32Array::new(&SharedArrayBuffer::new(4)));
+        let on_message = EventListener::new(&port, "message", move |event| {
+            if let Some(event) = event.dyn_ref::<MessageEvent>() {
+                on_message(event.data());
+            }
+        });
+        // A port listened to this way (not through `onmessage`) delivers only once started.
+        port.start();
+        // Not passive: the default (the error reported again on the page) is prevented.
+        let options = EventListenerOptions::enable_prevent_default();
+        let on_error = EventListener::new_with_options(&worker, "error", options, move |event| {
+            event.prevent_default();
+            on_error(format!("the Python worker stopped: {}", why_stopped(event)))
+        });
+        let interrupt = interrupts_available().then(|| Int32Array::new(&SharedArrayBuffer::new(4)));
         Ok(Self {
             worker,
             port,
@@ -116,42 +121,38 @@ impl PythonWorker {
         let init = to_js(&HostMessage::Init { config })?;
         self.worker
             .post_message_with_transfer(&init, &js_sys::Array::of1(&self.worker_end))
-            .map_err(|e| RuntimeError::from_js(&e))
+            .map_err(|e| js_error(&e))
     }
 
     /// Sends one protocol message over the private channel.
     pub fn post(&self, message: &HostMessage) -> Result<(), RuntimeError> {
         self.port
             .post_message(&to_js(message)?)
-            .map_err(|e| RuntimeError::from_js(&e))
+            .map_err(|e| js_error(&e))
     }
 
-    /// Whether runs can be stopped without losing the interpreter.
-    pub fn can_interrupt(&self) -> bool {
-        self.interrupt.is_some()
+    /// Asks Python to raise `KeyboardInterrupt` in the running code (where
+    /// the page gives workers an interrupt buffer, see [`interrupts_available`]).
+    pub fn interrupt(&self) {
+        if let Some(buffer) = &self.interrupt {
+            // Writing a valid index of an Int32Array cannot fail.
+            let _ = Atomics::store(buffer, 0, SIGINT);
+        }
     }
 
-    /// Asks Python to raise `KeyboardInterrupt` in the running code; false if it cannot.
-    pub fn interrupt(&self) -> bool {
-        self.interrupt
-            .as_ref()
-            .is_some_and(|buffer| Atomics::store(buffer, 0, SIGINT).is_ok())
-    }
-
-    /// Asks the running code's runner to stream the output it holds; false if
-    /// it cannot. Only into an empty buffer: an interrupt waiting there wins.
-    pub fn nudge(&self) -> bool {
-        self.interrupt
-            .as_ref()
-            .is_some_and(|buffer| Atomics::compare_exchange(buffer, 0, 0, SIGUSR1).is_ok())
+    /// Asks the running code's runner to stream the output it holds. Only
+    /// into an empty buffer: an interrupt waiting there wins.
+    pub fn nudge(&self) {
+        if let Some(buffer) = &self.interrupt {
+            let _ = Atomics::compare_exchange(buffer, 0, 0, SIGUSR1);
+        }
     }
 }
 
 impl Drop for PythonWorker {
+    /// Terminates the worker; its listeners go with the fields.
     fn drop(&mut self) {
-        self.port.set_onmessage(None);
         self.port.close();
-        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }
@@ -159,14 +160,18 @@ impl Drop for PythonWorker {
 /// The worker index.html's inline script created, taken once: later workers
 /// are created here. None when there is none, or when its script failed to
 /// load before this (the script then dropped it: a new one reports why).
-/// Its error handler is replaced when the worker is adopted, so no error is
-/// missed in between: both run on this thread.
+/// Adopted, it gets its error listener on this thread, so no error is missed
+/// in between; the script's own handler stays, forgetting a global already gone.
 fn take_early_worker() -> Option<Worker> {
     let window = web_sys::window()?;
     let key = JsValue::from_str(EARLY_WORKER);
     let found = js_sys::Reflect::get(&window, &key).ok()?;
     js_sys::Reflect::delete_property(&window, &key).ok()?;
     found.dyn_into::<Worker>().ok()
+}
+
+fn js_error(value: &JsValue) -> RuntimeError {
+    RuntimeError::Worker(crate::js::error::message(value))
 }
 
 fn to_js(message: &HostMessage) -> Result<JsValue, RuntimeError> {

@@ -16,9 +16,9 @@ const LOOPS = 50;
  * milliseconds, a lost one never does.
  */
 const LOST_AFTER_MS = 10_000;
-/** How often the host writes an interrupt again (INTERRUPT_REPEAT_MS in src/runtime/client.rs). */
+/** How often the host writes an interrupt again (INTERRUPT_REPEAT_MS in src/runtime/supervisor.rs). */
 const REPEAT_MS = 100;
-/** How often the host nudges a running run to stream its output (NUDGE_MS in src/runtime/client.rs). */
+/** How often the host nudges a running run to stream its output (NUDGE_MS in src/runtime/supervisor.rs). */
 const NUDGE_MS = 100;
 
 /** Prints, then spins: its output, streamed at a nudge, says the loop has begun. */
@@ -30,7 +30,7 @@ const BUSY_LOOP = 'print("looping")\nwhile True:\n    pass';
  * interruptAfterMs)` nudges the run every `nudgeMs` to stream its output,
  * writes SIGINT into the buffer that many ms after the run's first output
  * arrives (null: never), and again every `repeatMs` until the run answers,
- * as src/runtime/client.rs does; `interrupt()` writes it once, now.
+ * as src/runtime/supervisor.rs decides; `interrupt()` writes it once, now.
  * Resolves once the worker is ready.
  */
 async function startHost({ lostAfterMs, repeatMs, nudgeMs, request }) {
