@@ -16,6 +16,7 @@ pub mod base64;
 pub mod format;
 pub mod js;
 pub mod mcp;
+pub mod names;
 pub mod protocol;
 pub mod pwa;
 pub mod runtime;

@@ -176,12 +176,7 @@ pub enum FigureFormat {
     Svg,
 }
 
-/// The session used when a caller names none.
-pub const DEFAULT_SESSION: &str = "main";
-
-/// Timeout used when a caller names none: long enough for real work, short
-/// enough that a model's accidental infinite loop comes back in reasonable time.
-pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
+pub use crate::names::{DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
 
 /// Which standard stream a piece of output came from.
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]

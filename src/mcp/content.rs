@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::format;
 use crate::js::bulk::{wire_name, Text};
+use crate::names::FILE_URI_TEMPLATE;
 use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus};
 use crate::tools::SessionReset;
 
@@ -255,18 +256,21 @@ pub fn check_summary(report: &CheckReport) -> String {
     text
 }
 
-const URI_PREFIX: &str = "sandpit://sessions/";
-
-/// The URI of a file in a session's working directory, as resources name it.
+/// The URI of a file in a session's working directory, as resources name it
+/// ([`FILE_URI_TEMPLATE`]). Encoded parts hold no braces, so the path is
+/// never taken for a placeholder.
 pub fn file_uri(session: &str, path: &str) -> String {
     let path: Vec<String> = path.split('/').map(encode).collect();
-    format!("{URI_PREFIX}{}/files/{}", encode(session), path.join("/"))
+    FILE_URI_TEMPLATE
+        .replace("{session}", &encode(session))
+        .replace("{path}", &path.join("/"))
 }
 
 /// The session and path a [`file_uri`] names.
 pub fn parse_file_uri(uri: &str) -> Option<(String, String)> {
-    let rest = uri.strip_prefix(URI_PREFIX)?;
-    let (session, path) = rest.split_once("/files/")?;
+    let (prefix, rest) = FILE_URI_TEMPLATE.split_once("{session}")?;
+    let (between, _) = rest.split_once("{path}")?;
+    let (session, path) = uri.strip_prefix(prefix)?.split_once(between)?;
     let parts: Option<Vec<String>> = path.split('/').map(decode).collect();
     Some((decode(session)?, parts?.join("/")))
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::content::Resource;
 use crate::js::bulk::Json;
+use crate::names::FILE_URI_TEMPLATE;
 
 /// The result of `initialize`.
 #[derive(Serialize)]
@@ -79,7 +80,7 @@ struct Template {
 /// The one template: a file in a session's working directory.
 pub const TEMPLATES: Templates = Templates {
     resource_templates: [Template {
-        uri_template: "sandpit://sessions/{session}/files/{path}",
+        uri_template: FILE_URI_TEMPLATE,
         name: "session-file",
         title: "A file in a Python session's working directory",
     }],

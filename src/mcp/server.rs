@@ -11,11 +11,9 @@ use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome
 use super::results;
 use crate::format::quoted;
 use crate::js::bulk::{Json, Text};
+use crate::names::{FILE_URI_TEMPLATE, MCP_PROTOCOL_VERSIONS, STREAM_OUTPUT_META};
 use crate::protocol::FileEntry;
 use crate::tools::{Tool, ToolCall, ToolError};
-
-/// Protocol revisions this server speaks, newest first.
-pub const PROTOCOL_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /// JSON-RPC error codes.
 const INVALID_REQUEST: i64 = -32600;
@@ -192,10 +190,10 @@ impl Server {
 }
 
 fn initialize(asked: Option<String>) -> results::Initialize {
-    let version = PROTOCOL_VERSIONS
+    let version = MCP_PROTOCOL_VERSIONS
         .into_iter()
         .find(|&known| asked.as_deref() == Some(known))
-        .unwrap_or(PROTOCOL_VERSIONS[0]);
+        .unwrap_or(MCP_PROTOCOL_VERSIONS[0]);
     let not_changing = || results::ListChanged {
         list_changed: false,
     };
@@ -237,7 +235,7 @@ fn call(id: Json, params: &Json) -> Reply {
     let meta = params.get("_meta");
     let progress_token = meta.as_ref().and_then(|meta| meta.get("progressToken"));
     let stream_output = meta
-        .and_then(|meta| meta.get("sandpit/streamOutput"))
+        .and_then(|meta| meta.get(STREAM_OUTPUT_META))
         .and_then(|stream| stream.as_bool())
         != Some(false);
     match ToolCall::parse(&name, &arguments) {
@@ -269,7 +267,7 @@ fn read(id: Json, params: &Json) -> Reply {
         },
         None => {
             let message = format!(
-                "{} is not a Sandpit file URI (sandpit://sessions/<session>/files/<path>)",
+                "{} is not a Sandpit file URI ({FILE_URI_TEMPLATE})",
                 quoted(&uri)
             );
             Reply::Send(error(Some(&id), RESOURCE_NOT_FOUND, &message))

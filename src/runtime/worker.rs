@@ -10,23 +10,9 @@ use web_sys::{
 };
 
 use super::supervisor::RuntimeError;
+pub(super) use crate::names::WORKER_PATH;
+use crate::names::{EARLY_WORKER_GLOBAL, INTERRUPT_SIGNAL, NUDGE_SIGNAL, SNAPSHOT_MAKER_NAME};
 use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
-
-/// Where the worker lives, relative to the page (Pyodide and the runner are
-/// beside it). index.html's inline script creates the first one from here too.
-pub(super) const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
-
-/// The global under which index.html's inline script leaves the worker it created.
-const EARLY_WORKER: &str = "sandpitWorker";
-
-/// The snapshot maker's worker name (MAKER_NAME in worker.mjs): every other
-/// worker starts Python as its script runs, the maker its own way at `init`.
-const MAKER_NAME: &str = "sandpit-snapshot-maker";
-
-/// The signal Pyodide raises as `KeyboardInterrupt` when written to its interrupt buffer.
-const SIGINT: i32 = 2;
-/// The signal the runner takes as a nudge to stream waiting output (`_NUDGE_SIGNAL` in runner.py).
-const SIGUSR1: i32 = 10;
 
 #[wasm_bindgen]
 extern "C" {
@@ -75,7 +61,7 @@ impl PythonWorker {
                 let options = WorkerOptions::new();
                 options.set_type(WorkerType::Module);
                 if make_snapshot {
-                    options.set_name(MAKER_NAME);
+                    options.set_name(SNAPSHOT_MAKER_NAME);
                 }
                 Worker::new_with_options(WORKER_PATH, &options).map_err(|e| js_error(&e))?
             }
@@ -136,7 +122,7 @@ impl PythonWorker {
     pub fn interrupt(&self) {
         if let Some(buffer) = &self.interrupt {
             // Writing a valid index of an Int32Array cannot fail.
-            let _ = Atomics::store(buffer, 0, SIGINT);
+            let _ = Atomics::store(buffer, 0, INTERRUPT_SIGNAL);
         }
     }
 
@@ -144,7 +130,7 @@ impl PythonWorker {
     /// into an empty buffer: an interrupt waiting there wins.
     pub fn nudge(&self) {
         if let Some(buffer) = &self.interrupt {
-            let _ = Atomics::compare_exchange(buffer, 0, 0, SIGUSR1);
+            let _ = Atomics::compare_exchange(buffer, 0, 0, NUDGE_SIGNAL);
         }
     }
 }
@@ -164,7 +150,7 @@ impl Drop for PythonWorker {
 /// in between; the script's own handler stays, forgetting a global already gone.
 fn take_early_worker() -> Option<Worker> {
     let window = web_sys::window()?;
-    let key = JsValue::from_str(EARLY_WORKER);
+    let key = JsValue::from_str(EARLY_WORKER_GLOBAL);
     let found = js_sys::Reflect::get(&window, &key).ok()?;
     js_sys::Reflect::delete_property(&window, &key).ok()?;
     found.dyn_into::<Worker>().ok()

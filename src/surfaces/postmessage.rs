@@ -2,9 +2,9 @@
 //! iframe transport of `@mcp-b/transports` (so the official MCP SDK client
 //! with that package's `IframeParentTransport` connects unchanged):
 //!
-//! `{channel: "mcp-iframe", type: "mcp", direction, payload}`, where
-//! `payload` is a JSON-RPC message or one of the handshake strings
-//! `mcp-check-ready` / `mcp-server-ready`.
+//! `{channel, type, direction, payload}` (their values are
+//! [`crate::names`]' `IFRAME_*`), where `payload` is a JSON-RPC message or
+//! one of the handshake strings.
 //!
 //! Only the parent window is listened to, and only origins the deployment
 //! lists (`embed.allow` in sandpit.config.json) are served; any other origin
@@ -22,10 +22,11 @@ use super::mcp_session::McpSession;
 use super::tool_host::ToolHost;
 use crate::js::bulk::{to_js, Json};
 use crate::mcp::server;
+use crate::names::{
+    CONFIG_FILE, IFRAME_CHANNEL, IFRAME_CHECK_READY, IFRAME_MCP_TYPE, IFRAME_SERVER_READY,
+    IFRAME_TO_CLIENT, IFRAME_TO_SERVER, WIDGET_EVENT_TYPE, WIDGET_RESIZED,
+};
 
-const CHANNEL: &str = "mcp-iframe";
-const CHECK_READY: &str = "mcp-check-ready";
-const SERVER_READY: &str = "mcp-server-ready";
 /// JSON-RPC error code for a page that may not drive this widget.
 const REFUSED: i64 = -32001;
 
@@ -86,8 +87,8 @@ pub fn serve(
                 return;
             };
             let origin = event.origin();
-            if payload.as_string().as_deref() == Some(CHECK_READY) {
-                post(&parent, &origin, to_js(&SERVER_READY));
+            if payload.as_string().as_deref() == Some(IFRAME_CHECK_READY) {
+                post(&parent, &origin, to_js(&IFRAME_SERVER_READY));
                 return;
             }
             if !policy.allows(&origin) {
@@ -98,7 +99,7 @@ pub fn serve(
                 {
                     let why = format!(
                         "Sandpit refuses requests from {origin}: this deployment lets only the \
-                         pages listed in embed.allow (sandpit.config.json) drive its widget"
+                         pages listed in embed.allow ({CONFIG_FILE}) drive its widget"
                     );
                     let refusal = server::error(Some(&id), REFUSED, &why);
                     post(&parent, &origin, to_js(&refusal));
@@ -113,7 +114,7 @@ pub fn serve(
         .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
         .expect("a window takes message listeners");
     // Announced to any origin, as the iframe transport does: it reveals nothing.
-    post(&parent, "*", to_js(&SERVER_READY));
+    post(&parent, "*", to_js(&IFRAME_SERVER_READY));
     Some(Serving {
         on_message,
         resize: watch_height(parent, client),
@@ -158,9 +159,9 @@ fn watch_height(
         if let Some(origin) = origin.filter(|_| *last.borrow() != height) {
             *last.borrow_mut() = height;
             let message = Resized {
-                channel: CHANNEL,
-                kind: "sandpit",
-                event: "resize",
+                channel: IFRAME_CHANNEL,
+                kind: WIDGET_EVENT_TYPE,
+                event: WIDGET_RESIZED,
                 height,
             };
             post_raw(&parent, &origin, &to_js(&message));
@@ -193,8 +194,9 @@ fn envelope_payload(event: &MessageEvent) -> Option<Json> {
             .as_deref()
             == Some(expected)
     };
-    let ours =
-        says("channel", CHANNEL) && says("type", "mcp") && says("direction", "client-to-server");
+    let ours = says("channel", IFRAME_CHANNEL)
+        && says("type", IFRAME_MCP_TYPE)
+        && says("direction", IFRAME_TO_SERVER);
     ours.then(|| data.get("payload")).flatten()
 }
 
@@ -212,9 +214,9 @@ struct Envelope {
 
 fn post(parent: &Window, origin: &str, payload: JsValue) {
     let envelope = Envelope {
-        channel: CHANNEL,
-        kind: "mcp",
-        direction: "server-to-client",
+        channel: IFRAME_CHANNEL,
+        kind: IFRAME_MCP_TYPE,
+        direction: IFRAME_TO_CLIENT,
         payload,
     };
     post_raw(parent, origin, &to_js(&envelope));
@@ -239,23 +241,22 @@ pub async fn embed_policy() -> Result<EmbedPolicy, String> {
     }
     let failed = |e: JsValue| {
         format!(
-            "sandpit.config.json could not be read: {}",
+            "{CONFIG_FILE} could not be read: {}",
             crate::js::error::message(&e)
         )
     };
-    let fetched = wasm_bindgen_futures::JsFuture::from(
-        leptos::prelude::window().fetch_with_str("sandpit.config.json"),
-    )
-    .await
-    .map_err(failed)?;
+    let fetched =
+        wasm_bindgen_futures::JsFuture::from(leptos::prelude::window().fetch_with_str(CONFIG_FILE))
+            .await
+            .map_err(failed)?;
     let response: web_sys::Response = fetched.unchecked_into();
     if !response.ok() {
-        return Err(format!("sandpit.config.json: HTTP {}", response.status()));
+        return Err(format!("{CONFIG_FILE}: HTTP {}", response.status()));
     }
     let json = wasm_bindgen_futures::JsFuture::from(response.json().map_err(failed)?)
         .await
         .map_err(failed)?;
     let config: Config = serde_wasm_bindgen::from_value(json)
-        .map_err(|e| format!("sandpit.config.json is not a valid config: {e}"))?;
+        .map_err(|e| format!("{CONFIG_FILE} is not a valid config: {e}"))?;
     Ok(config.embed)
 }

@@ -24,7 +24,7 @@ use leptos::task::spawn_local;
 
 use crate::app::launch::launch;
 use crate::app::{start_runtime, RunEntry, RunPhase};
-use crate::protocol::DEFAULT_SESSION;
+use crate::protocol::{DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
 use crate::store::workspace::{PageState, Persistence};
 use crate::surfaces::agents;
 use crate::surfaces::tool_host::ToolHost;
@@ -46,7 +46,7 @@ const EXAMPLE: &str =
 pub fn App() -> impl IntoView {
     let (status, runtime) = start_runtime();
     let code = RwSignal::new(EXAMPLE.to_owned());
-    let timeout_s = RwSignal::new(30.0_f64);
+    let timeout_s = RwSignal::new(f64::from(DEFAULT_TIMEOUT_MS) / 1000.0);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
     // Packages to preload, per session: every run of that session asks for them.
     // A BTreeMap as the workspace's drafts are: a HashMap with string keys

@@ -11,6 +11,7 @@ use leptos::task::spawn_local;
 use super::run_list::RunList;
 use super::status_line::{Activity, StatusLine};
 use crate::app::{query_param, start_runtime, RunEntry};
+use crate::names::{WIDGET_HEADLESS_PARAM, WIDGET_PAGE, WIDGET_THEME_PARAM};
 use crate::surfaces::postmessage::{embed_policy, serve};
 use crate::surfaces::tool_host::ToolHost;
 
@@ -21,7 +22,7 @@ pub fn Widget() -> impl IntoView {
     let runs = RwSignal::new(Vec::<RunEntry>::new());
     let refused = RwSignal::new(None::<String>);
     // Embedded runs are the embedding page's to keep: the widget stores nothing.
-    let headless = query_param("headless").is_some();
+    let headless = query_param(WIDGET_HEADLESS_PARAM).is_some();
     let host = ToolHost {
         runtime,
         runs,
@@ -39,7 +40,7 @@ pub fn Widget() -> impl IntoView {
             Err(error) => refused.set(Some(error)),
         }
     });
-    let theme = query_param("theme")
+    let theme = query_param(WIDGET_THEME_PARAM)
         .filter(|theme| ["light", "dark"].contains(&theme.as_str()))
         .unwrap_or_else(|| "system".to_owned());
     // Headless, the status line still says whether Python is ready (pages
@@ -70,5 +71,5 @@ pub fn is_widget_page() -> bool {
     window()
         .location()
         .pathname()
-        .is_ok_and(|path| path.ends_with("/widget.html"))
+        .is_ok_and(|path| path.rsplit('/').next() == Some(WIDGET_PAGE))
 }
