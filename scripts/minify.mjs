@@ -10,6 +10,10 @@
 // - The service worker keeps its `const PRECACHE = ...;` line as it is, on a
 //   line of its own: precache.mjs (and the tests, on copies of the bundle)
 //   replace that line to stamp a deployment.
+// - The names generated from src/names.rs (www/generated/names.js) are
+//   written into each file that imports them, wherever it lands in the
+//   bundle (wasm-bindgen copies www/pwa.js into snippets/, without what it
+//   imports); the embedding client stays one module.
 // - Python files (the runner) lose their comments and private docstrings, line
 //   numbers kept (scripts/strip-python.py, run with the machine's python3).
 // - Pyodide's own files (pyodide/) are shipped as Pyodide publishes them.
@@ -20,7 +24,7 @@ import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { transform } from "esbuild";
+import { build, transform } from "esbuild";
 import { bundleDir } from "./hook.mjs";
 import { PRECACHE_LINE, SW_FILE, walk } from "./precache.mjs";
 
@@ -33,12 +37,42 @@ const LOADERS = { ".js": "js", ".mjs": "js", ".css": "css", ".py": "python" };
 
 const STRIP_PYTHON = fileURLToPath(new URL("strip-python.py", import.meta.url));
 
-/** Minifies `source` (a file of the kind `loader`); ES modules stay ES modules. */
+/** The generated names' source, which the app's JS imports as `.../generated/names.js`. */
+const NAMES = fileURLToPath(new URL("../www/generated/names.js", import.meta.url));
+
+/**
+ * Resolves the generated names to their source from any importer, and leaves
+ * every other import to the browser, as written.
+ *
+ * @type {import("esbuild").Plugin}
+ */
+const namesWrittenIn = {
+  name: "sandpit-names",
+  setup(plugin) {
+    plugin.onResolve({ filter: /(^|\/)generated\/names\.js$/ }, () => ({ path: NAMES }));
+    plugin.onResolve({ filter: /.*/ }, ({ path }) => ({ path, external: true }));
+  },
+};
+
+/**
+ * Minifies `source` (a file of the kind `loader`); ES modules stay ES modules.
+ *
+ * @param {string} source
+ * @param {"js" | "css" | "python"} loader
+ */
 async function minify(source, loader) {
   if (loader === "python") return execFileSync("python3", [STRIP_PYTHON], { input: source, encoding: "utf8" });
-  const format = loader === "js" ? "esm" : undefined;
-  const { code } = await transform(source, { loader, format, minify: true, legalComments: "none" });
-  return code;
+  if (loader === "css") return (await transform(source, { loader, minify: true, legalComments: "none" })).code;
+  const { outputFiles } = await build({
+    stdin: { contents: source, loader },
+    bundle: true,
+    format: "esm",
+    minify: true,
+    legalComments: "none",
+    plugins: [namesWrittenIn],
+    write: false,
+  });
+  return outputFiles[0].text;
 }
 
 /**

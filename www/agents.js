@@ -1,3 +1,4 @@
+// @ts-check
 // The standalone page's tools for agents, bound from Rust in src/ui/agents.rs:
 // WebMCP (browser agents call `document.modelContext` tools) and the local
 // relay of @mcp-b/webmcp-local-relay (desktop MCP clients reach the open page
@@ -5,12 +6,40 @@
 // come from Rust: here they are only registered and carried.
 
 /**
+ * An MCP tool descriptor, as Rust lists them (src/tools.json).
+ *
+ * @typedef {{ name: string, title: string, description: string, inputSchema: object, annotations: { readOnlyHint: boolean } }} ToolDescriptor
+ */
+
+/**
+ * Carries out a tool call: resolves to its CallToolResult.
+ *
+ * @typedef {(name: string, args: object) => Promise<CallToolResult>} Execute
+ */
+
+/**
+ * A tool call's result as MCP has it: content blocks, and the structured result.
+ *
+ * @typedef {{ content: { type: string, text?: string }[], structuredContent?: { artifacts?: object[] } & Record<string, unknown> }} CallToolResult
+ */
+
+/**
+ * The page's model context, where the browser (or a polyfill) has one: DOM's types do not know it yet.
+ *
+ * @typedef {{ registerTool?: (tool: object) => Promise<unknown> }} ModelContext
+ */
+
+/**
  * Registers `tools` (MCP tool descriptors) on the page's model context;
  * `execute(name, args)` resolves to a CallToolResult. Resolves to how many
  * were registered: 0 where the browser has no model context.
+ *
+ * @param {ToolDescriptor[]} tools
+ * @param {Execute} execute
  */
 export async function registerWebMcp(tools, execute) {
-  const context = document.modelContext ?? navigator.modelContext;
+  /** @type {ModelContext | undefined} */
+  const context = Reflect.get(document, "modelContext") ?? Reflect.get(navigator, "modelContext");
   if (typeof context?.registerTool !== "function") return 0;
   let registered = 0;
   for (const { name, title, description, inputSchema, annotations } of tools) {
@@ -21,11 +50,11 @@ export async function registerWebMcp(tools, execute) {
         description,
         inputSchema,
         annotations: { readOnlyHint: annotations.readOnlyHint },
-        execute: (args) => execute(name, args ?? {}),
+        execute: (/** @type {object | undefined} */ args) => execute(name, args ?? {}),
       });
       registered += 1;
     } catch (error) {
-      console.warn(`sandpit: WebMCP refused the tool ${name}: ${error?.message ?? error}`);
+      console.warn(`sandpit: WebMCP refused the tool ${name}: ${/** @type {Error} */ (error)?.message ?? error}`);
     }
   }
   return registered;
@@ -41,18 +70,26 @@ const RECONNECT_MS = 2_000;
  * its calls through `execute`, and reconnects when it goes away.
  * `onState(state, detail)` hears "connecting", "connected" and "disconnected".
  * Returns a function that disconnects for good.
+ *
+ * @param {number} port
+ * @param {ToolDescriptor[]} tools
+ * @param {Execute} execute
+ * @param {(state: "connecting" | "connected" | "disconnected", detail: string) => void} onState
  */
 export function connectRelay(port, tools, execute, onState) {
   const tabId = crypto.randomUUID();
+  /** @type {WebSocket | null} */
   let socket = null;
   let stopped = false;
-  let retry = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let retry;
 
   const connect = () => {
     onState("connecting", `ws://127.0.0.1:${port}`);
-    socket = new WebSocket(`ws://127.0.0.1:${port}`, ["webmcp.v1"]);
-    const send = (message) => socket.send(JSON.stringify(message));
-    socket.onmessage = async (event) => {
+    const opened = new WebSocket(`ws://127.0.0.1:${port}`, ["webmcp.v1"]);
+    socket = opened;
+    const send = (/** @type {object} */ message) => opened.send(JSON.stringify(message));
+    opened.onmessage = async (event) => {
       let message;
       try {
         message = JSON.parse(event.data);
@@ -77,7 +114,7 @@ export function connectRelay(port, tools, execute, onState) {
           break;
       }
     };
-    socket.onclose = (event) => {
+    opened.onclose = (event) => {
       // Once stopped, the page has let go of `onState`: nobody is listening.
       if (stopped) return;
       onState("disconnected", event.reason || `the relay on port ${port} is not running`);
@@ -96,6 +133,9 @@ export function connectRelay(port, tools, execute, onState) {
  * A result the relay accepts: it drops the connection on messages over 1 MB,
  * so large figures and embedded files give way to a note (the run's text,
  * value and error always fit: the runner caps them far below that).
+ *
+ * @param {CallToolResult} result
+ * @returns {CallToolResult}
  */
 function withinRelayLimit(result) {
   if (JSON.stringify(result).length < RELAY_MAX_MESSAGE * 0.9) return result;

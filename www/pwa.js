@@ -1,3 +1,4 @@
+// @ts-check
 // The page's side of the service worker (www/sw.js) and of installation,
 // bound from Rust in src/pwa.rs. Everything the page needs to know arrives
 // as one state object, sent to each subscriber whenever it changes:
@@ -7,11 +8,33 @@
 // `update` is "none", "ready" (a new version is installed and waiting),
 // "activated" (another tab switched to a new version: this page should
 // reload) or "failed" (a new version could not be installed; this one stays).
+import { EARLY_WORKER_CHECK_GLOBAL } from "./generated/names.js";
+
+/**
+ * What the page knows of the service worker and of installation.
+ *
+ * @typedef {{
+ *   supported: boolean,
+ *   offlineReady: boolean,
+ *   update: "none" | "ready" | "activated" | "failed",
+ *   installable: boolean,
+ *   version: string | null,
+ *   cachedBytes: number | null,
+ *   error: string | null,
+ * }} PwaState
+ */
+
+/**
+ * The browser's install prompt (Chromium's `beforeinstallprompt` event), which DOM's types leave out.
+ *
+ * @typedef {Event & { prompt(): Promise<void>, userChoice: Promise<{ outcome: "accepted" | "dismissed" }> }} InstallPromptEvent
+ */
 
 /** How often a long-open page asks whether a new version was deployed. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 const container = navigator.serviceWorker ?? null;
+/** @type {PwaState} */
 const state = {
   supported: container !== null,
   offlineReady: false,
@@ -21,14 +44,21 @@ const state = {
   cachedBytes: null,
   error: null,
 };
+/** @type {Set<(state: PwaState) => void>} */
 const subscribers = new Set();
-/** The browser's install prompt, kept from `beforeinstallprompt` until used. */
+/**
+ * The browser's install prompt, kept from `beforeinstallprompt` until used.
+ *
+ * @type {InstallPromptEvent | null}
+ */
 let installPrompt = null;
 /** Set when this page asked the waiting version to take over: it reloads once it has. */
 let updateRequested = false;
+/** @type {ServiceWorkerRegistration | null} */
 let registration = null;
 let started = false;
 
+/** @param {Partial<PwaState>} patch */
 function change(patch) {
   Object.assign(state, patch);
   const snapshot = { ...state };
@@ -39,7 +69,7 @@ function change(patch) {
 // app has mounted.
 window.addEventListener("beforeinstallprompt", (event) => {
   event.preventDefault();
-  installPrompt = event;
+  installPrompt = /** @type {InstallPromptEvent} */ (event);
   change({ installable: true });
 });
 window.addEventListener("appinstalled", () => {
@@ -51,9 +81,14 @@ window.addEventListener("appinstalled", () => {
  * Asks the worker in control which version it serves. The answer comes back
  * as a message from the service worker (no MessageChannel: the page's
  * channels are the Python worker's).
+ *
+ * @param {ServiceWorkerContainer} container
+ * @param {ServiceWorker} worker
+ * @returns {Promise<{ version: string, bytes: number }>}
  */
-function askStatus(worker) {
+function askStatus(container, worker) {
   return new Promise((resolve) => {
+    /** @param {MessageEvent} event */
     const onMessage = (event) => {
       if (event.data?.type !== "status") return;
       container.removeEventListener("message", onMessage);
@@ -65,15 +100,21 @@ function askStatus(worker) {
   });
 }
 
-async function controlled() {
+/** @param {ServiceWorkerContainer} container */
+async function controlled(container) {
   const worker = container.controller;
   if (!worker) return;
-  const { version, bytes } = await askStatus(worker);
+  const { version, bytes } = await askStatus(container, worker);
   change({ offlineReady: true, version, cachedBytes: bytes });
 }
 
-/** Follows a newly found version until it is installed (an update is ready) or given up. */
-function track(worker) {
+/**
+ * Follows a newly found version until it is installed (an update is ready) or given up.
+ *
+ * @param {ServiceWorkerContainer} container
+ * @param {ServiceWorker} worker
+ */
+function track(container, worker) {
   let installed = false;
   const settle = () => {
     // The very first install is not an update: it takes control by itself.
@@ -99,31 +140,34 @@ async function start() {
       return;
     }
     if (hadController) change({ update: "activated" });
-    controlled().catch((error) => change({ error: String(error?.message ?? error) }));
+    controlled(container).catch((error) => change({ error: String(error?.message ?? error) }));
   });
   try {
     const base = document.baseURI;
-    registration = await container.register(new URL("sw.js", base), {
+    const registered = await container.register(new URL("sw.js", base), {
       type: "module",
       scope: new URL("./", base).href,
     });
-    registration.addEventListener("updatefound", () => {
-      if (registration.installing) track(registration.installing);
+    registration = registered;
+    registered.addEventListener("updatefound", () => {
+      if (registered.installing) track(container, registered.installing);
     });
-    if (registration.waiting && container.controller) change({ update: "ready" });
-    if (registration.installing) track(registration.installing);
-    await controlled();
-    const check = () => registration.update().catch(() => {});
+    if (registered.waiting && container.controller) change({ update: "ready" });
+    if (registered.installing) track(container, registered.installing);
+    await controlled(container);
+    const check = () => registered.update().catch(() => {});
     check();
     setInterval(check, UPDATE_CHECK_MS);
   } catch (error) {
-    change({ error: String(error?.message ?? error) });
+    change({ error: String(/** @type {Error} */ (error)?.message ?? error) });
   }
 }
 
 /**
  * Calls `onChange(state)` now and on every change. Returns a subscription
  * whose `stop()` ends the calls.
+ *
+ * @param {(state: PwaState) => void} onChange
  */
 export function subscribe(onChange) {
   subscribers.add(onChange);
@@ -164,10 +208,19 @@ export async function promptInstall() {
   return outcome === "accepted";
 }
 
-/** Whether `response` (the Python worker's script) comes with its own Content-Security-Policy. */
+/**
+ * Whether `response` (the Python worker's script) comes with its own Content-Security-Policy.
+ *
+ * @param {Response} response
+ */
 const servedWithCsp = (response) => response.ok && response.headers.has("Content-Security-Policy");
 
-/** Whether `url` (the Python worker's script) comes with its own CSP; `fetched` is its response when already asked for. */
+/**
+ * Whether `url` (the Python worker's script) comes with its own CSP; `fetched` is its response when already asked for.
+ *
+ * @param {string} url
+ * @param {Response | Promise<Response>} [fetched]
+ */
 async function hasOwnCsp(url, fetched = fetch(url, { cache: "no-store" })) {
   return servedWithCsp(await fetched);
 }
@@ -179,20 +232,30 @@ async function hasOwnCsp(url, fetched = fetch(url, { cache: "no-store" })) {
  * mounting. Any other answer is left for `workerNeedsServiceWorker`.
  */
 export function workerCheckedEarly() {
-  const early = window.sandpitWorkerCheck;
+  const early = earlyCheck();
   if (!(early instanceof Response && servedWithCsp(early))) return false;
-  delete window.sandpitWorkerCheck;
+  Reflect.deleteProperty(window, EARLY_WORKER_CHECK_GLOBAL);
   return true;
 }
+
+/**
+ * index.html's check of the Python worker's script: its promise, or its
+ * response once that is in; undefined once taken.
+ *
+ * @returns {Promise<Response> | Response | undefined}
+ */
+const earlyCheck = () => Reflect.get(window, EARLY_WORKER_CHECK_GLOBAL);
 
 /**
  * Whether the Python worker's script arrives without its CSP, so Python must
  * wait for the service worker to add it (a static host that sets no headers).
  * The first call reads index.html's check, when there is one.
+ *
+ * @param {string} url
  */
 export async function workerNeedsServiceWorker(url) {
-  const early = window.sandpitWorkerCheck;
-  delete window.sandpitWorkerCheck;
+  const early = earlyCheck();
+  Reflect.deleteProperty(window, EARLY_WORKER_CHECK_GLOBAL);
   return !(await hasOwnCsp(url, early ?? undefined));
 }
 
@@ -200,6 +263,8 @@ export async function workerNeedsServiceWorker(url) {
  * Resolves once the service worker controls the page and serves the worker
  * script with its CSP; rejects when that cannot happen, so Python never
  * starts unguarded. The first visit downloads the precache before this resolves.
+ *
+ * @param {string} url
  */
 export async function waitForServiceWorker(url) {
   if (container === null) {
@@ -209,7 +274,8 @@ export async function waitForServiceWorker(url) {
     );
   }
   if (!container.controller) {
-    await new Promise((resolve, reject) => {
+    await new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
+      /** @param {PwaState} snapshot */
       const watch = (snapshot) => {
         if (snapshot.error) {
           subscribers.delete(watch);

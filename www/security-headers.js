@@ -1,14 +1,11 @@
+// @ts-check
 // The security headers Sandpit's responses carry: the one definition, used by
 // the local server (scripts/serve.mjs) and by the service worker (www/sw.js),
 // which adds them where a static host cannot set headers.
-
-/** The worker script, relative to the app's root: it gets its own CSP. */
-export const WORKER_SCRIPT = "pyodide-loader/worker.mjs";
+import { WIDGET_PAGE, WORKER_PATH } from "./generated/names.js";
 
 /** The embedding client: other sites import it as a module (a CORS request). */
 export const CLIENT_SCRIPT = "sandpit-client.js";
-/** The embeddable widget page: other sites put it in an iframe. */
-export const WIDGET_PAGE = "widget.html";
 
 /** Cross-origin isolation: lets the page share memory with the worker (interrupts). */
 export const ISOLATION_HEADERS = Object.freeze({
@@ -20,6 +17,8 @@ export const ISOLATION_HEADERS = Object.freeze({
  * The worker's own CSP, enforced inside the worker: Pyodide needs
  * 'wasm-unsafe-eval' and same-origin fetches; `connect` are the other
  * origins Python may reach (see `connectOrigins`). No eval, no nested workers.
+ *
+ * @param {string[]} [connect]
  */
 export function workerCsp(connect = []) {
   for (const origin of connect) {
@@ -35,6 +34,10 @@ export function workerCsp(connect = []) {
  * Origins Python may reach: the deployment's allowlist (`network.allow` in
  * sandpit.config.json) and the origin packages come from (`cdn` in the
  * bundle's pyodide/manifest.json). Either argument may be null.
+ *
+ * @param {{ network?: { allow?: string[] } } | null} config
+ * @param {{ cdn?: string } | null} manifest
+ * @returns {string[]}
  */
 export function connectOrigins(config, manifest) {
   const cdn = manifest?.cdn ? [new URL(manifest.cdn).origin] : [];
@@ -45,15 +48,20 @@ export function connectOrigins(config, manifest) {
  * The security headers for the file at `path` ("/"-separated, relative to
  * the app's root). `isolated: false` leaves out COOP/COEP, as a page
  * embedded in a third-party site would be served; `connect` as for `workerCsp`.
+ *
+ * @param {string} path
+ * @param {{ isolated?: boolean, connect?: string[] }} [options]
+ * @returns {Record<string, string>}
  */
 export function securityHeaders(path, { isolated = true, connect = [] } = {}) {
   const embeddable = path === CLIENT_SCRIPT || path === WIDGET_PAGE;
+  /** @type {Record<string, string>} */
   const headers = {
     "Cross-Origin-Resource-Policy": embeddable ? "cross-origin" : "same-origin",
     "X-Content-Type-Options": "nosniff",
   };
   if (path === CLIENT_SCRIPT) headers["Access-Control-Allow-Origin"] = "*";
   if (isolated) Object.assign(headers, ISOLATION_HEADERS);
-  if (path === WORKER_SCRIPT) headers["Content-Security-Policy"] = workerCsp(connect);
+  if (path === WORKER_PATH) headers["Content-Security-Policy"] = workerCsp(connect);
   return headers;
 }

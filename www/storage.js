@@ -1,3 +1,4 @@
+// @ts-check
 // The user's work in the page's IndexedDB, bound from Rust in
 // src/storage.rs (which owns the record shapes: here they are plain objects).
 // Only the page touches this database; the Python worker gets no handle to it.
@@ -14,11 +15,23 @@ const RUNS = "runs";
 const FILES = "files";
 const STORES = [STATE, RUNS, FILES];
 
-/** Every key of `session`'s files: arrays sort after strings, so `[session, []]` follows its last path. */
+/**
+ * The object stores of one transaction, by name.
+ *
+ * @typedef {{ state: IDBObjectStore, runs: IDBObjectStore, files: IDBObjectStore }} Stores
+ */
+
+/**
+ * Every key of `session`'s files: arrays sort after strings, so `[session, []]` follows its last path.
+ *
+ * @param {string} session
+ */
 const sessionFiles = (session) => IDBKeyRange.bound([session], [session, []]);
 
+/** @type {Promise<IDBDatabase> | null} */
 let opened = null;
 
+/** @returns {Promise<IDBDatabase>} */
 function database() {
   opened ??= new Promise((resolve, reject) => {
     const request = indexedDB.open(DB_NAME, DB_VERSION);
@@ -53,12 +66,19 @@ function database() {
  * same stores run in the order they are created, so nothing overtakes them.
  * `commit` commits as soon as `body` has made its requests (it must not
  * make more from their callbacks) instead of when the task ends.
+ *
+ * @template T
+ * @param {IDBTransactionMode} mode
+ * @param {(stores: Stores) => T} body
+ * @param {{ commit?: boolean }} [options]
+ * @returns {Promise<T>}
  */
 async function transaction(mode, body, { commit = false } = {}) {
   if (batch !== null) writeBatch();
   const db = await database();
   return new Promise((resolve, reject) => {
     const tx = db.transaction(STORES, mode);
+    /** @type {T} */
     let result;
     tx.oncomplete = () => resolve(result);
     tx.onerror = () => reject(tx.error);
@@ -77,16 +97,36 @@ async function transaction(mode, body, { commit = false } = {}) {
  * unloaded, and before any other transaction.
  */
 const BATCH_MS = 200;
-/** `{ workspace, runs, keep, settle: [[resolve, reject]] }` waiting to be written, or null. */
+/**
+ * Writes waiting to be made together, and who waits for them.
+ *
+ * @typedef {{
+ *   workspace: object | null,
+ *   runs: object[],
+ *   keep: number,
+ *   settle: [(value?: unknown) => void, (error: unknown) => void][],
+ *   timer: ReturnType<typeof setTimeout>,
+ * }} Batch
+ */
+
+/** @type {Batch | null} */
 let batch = null;
 
-/** Adds `change` to the next batch; resolves once that batch is committed. */
+/**
+ * Adds `change` to the next batch; resolves once that batch is committed.
+ *
+ * @param {(batch: Batch) => void} change
+ */
 function batched(change) {
-  if (batch === null) {
-    batch = { workspace: null, runs: [], keep: Infinity, settle: [], timer: setTimeout(writeBatch, BATCH_MS) };
-  }
-  change(batch);
-  return new Promise((resolve, reject) => batch.settle.push([resolve, reject]));
+  const next = (batch ??= {
+    workspace: null,
+    runs: [],
+    keep: Infinity,
+    settle: [],
+    timer: setTimeout(writeBatch, BATCH_MS),
+  });
+  change(next);
+  return new Promise((resolve, reject) => next.settle.push([resolve, reject]));
 }
 
 /**
@@ -95,9 +135,11 @@ function batched(change) {
  * next batch instead (that takes requests made after the first ones end).
  */
 function writeBatch({ leaving = false } = {}) {
+  if (batch === null) return;
   const { workspace, runs: added, keep, settle, timer } = batch;
   batch = null;
   clearTimeout(timer);
+  /** @param {Stores} stores */
   const write = ({ state, runs }) => {
     if (workspace !== null) state.put(workspace, WORKSPACE_KEY);
     for (const run of added) runs.add(run);
@@ -107,7 +149,8 @@ function writeBatch({ leaving = false } = {}) {
       const excess = count.result - keep;
       if (excess <= 0) return;
       // Keys only, then one range: a cursor would read each dropped run's whole result first.
-      runs.getAllKeys(null, excess).onsuccess = (event) => runs.delete(IDBKeyRange.upperBound(event.target.result.at(-1)));
+      const keys = runs.getAllKeys(null, excess);
+      keys.onsuccess = () => runs.delete(IDBKeyRange.upperBound(keys.result.at(-1)));
     };
   };
   transaction("readwrite", write, { commit: leaving }).then(
@@ -124,6 +167,10 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") writeBeforeLeaving();
 });
 
+/**
+ * @template T
+ * @param {IDBRequest<T>} request
+ */
 const value = (request) => () => request.result;
 
 /** `{ workspace: object | null, runs: object[], files: object[] }`: everything saved, runs oldest first. */
@@ -136,14 +183,23 @@ export async function loadAll() {
   return { workspace: read.workspace() ?? null, runs: read.runs(), files: read.files() };
 }
 
-/** Replaces the saved workspace (batched). */
+/**
+ * Replaces the saved workspace (batched).
+ *
+ * @param {object} workspace
+ */
 export function saveWorkspace(workspace) {
   return batched((next) => {
     next.workspace = workspace;
   });
 }
 
-/** Appends a finished run, then drops the oldest beyond `keep` (batched). */
+/**
+ * Appends a finished run, then drops the oldest beyond `keep` (batched).
+ *
+ * @param {object} run
+ * @param {number} keep
+ */
 export function addRun(run, keep) {
   return batched((next) => {
     next.runs.push(run);
@@ -151,7 +207,13 @@ export function addRun(run, keep) {
   });
 }
 
-/** Writes `records` (files of `session`) and deletes its files at `deletes`, all or nothing. */
+/**
+ * Writes `records` (files of `session`) and deletes its files at `deletes`, all or nothing.
+ *
+ * @param {string} session
+ * @param {{ path: string }[]} records
+ * @param {string[]} deletes
+ */
 export async function saveFiles(session, records, deletes) {
   await transaction("readwrite", ({ files }) => {
     for (const path of deletes) files.delete([session, path]);
@@ -159,12 +221,21 @@ export async function saveFiles(session, records, deletes) {
   });
 }
 
-/** Deletes every file of `session`. */
+/**
+ * Deletes every file of `session`.
+ *
+ * @param {string} session
+ */
 export async function forgetFiles(session) {
   await transaction("readwrite", ({ files }) => files.delete(sessionFiles(session)));
 }
 
-/** The record of `session`'s file at `path`, or null. */
+/**
+ * The record of `session`'s file at `path`, or null.
+ *
+ * @param {string} session
+ * @param {string} path
+ */
 export async function readFile(session, path) {
   const read = await transaction("readonly", ({ files }) => value(files.get([session, path])));
   return read() ?? null;
@@ -189,6 +260,7 @@ export async function clearAll() {
  * last two are null where the browser does not break usage down.
  */
 export async function estimate() {
+  /** @type {StorageEstimate & { usageDetails?: { caches?: number, indexedDB?: number } }} */
   const estimate = await navigator.storage.estimate();
   return {
     usage: estimate.usage ?? 0,

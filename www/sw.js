@@ -1,3 +1,4 @@
+// @ts-check
 // Sandpit's service worker (a module worker): keeps the whole app, Pyodide
 // included, in a versioned cache so it starts and runs offline; adds the
 // security headers to what it serves, so the page is cross-origin isolated
@@ -7,11 +8,16 @@
 // Every file is checked against the sha256 it was built with, both when it is
 // downloaded and each time it is served: a file that does not match is never
 // served, it is fetched again (or the request fails).
-import { connectOrigins, securityHeaders, WORKER_SCRIPT } from "./security-headers.js";
+import { CONFIG_FILE, WORKER_PATH } from "./generated/names.js";
+import { connectOrigins, securityHeaders } from "./security-headers.js";
 
 // Replaced at build time by scripts/precache.mjs: every file of the bundle
 // with its sha256 and size, and a version derived from them.
+/** @type {{ version: string, files: Record<string, { sha256: string, size: number }> }} */
 const PRECACHE = { version: "unbuilt", files: {} };
+
+/** This script's global: a service worker's, which the type of `self` (any worker's) does not say. */
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
 /** Every cache this worker owns starts with this; others are left alone. */
 const PREFIX = "sandpit-";
@@ -19,17 +25,23 @@ const PRECACHE_NAME = `${PREFIX}precache-${PRECACHE.version}`;
 /** Lockfiles whose `packages.*.sha256` check package files fetched from other origins. */
 const LOCKFILES = ["pyodide/pyodide-lock.json"];
 /** Package files for the same lockfile outlive app updates; a new lockfile starts afresh. */
-const PACKAGE_CACHE_NAME = `${PREFIX}packages-${
-  PRECACHE.files[LOCKFILES[0]]?.sha256.slice(0, 16) ?? "unlocked"
-}`;
+const PACKAGE_CACHE_NAME = `${PREFIX}packages-${PRECACHE.files[LOCKFILES[0]]?.sha256.slice(0, 16) ?? "unlocked"}`;
 /** Package files from other origins: wheels, and shared libraries (.zip in Pyodide's lockfile). */
 const PACKAGE_SUFFIXES = [".whl", ".zip"];
 /** Files downloaded at once while installing. */
 const PARALLEL_DOWNLOADS = 4;
 
-const scope = () => new URL(self.registration.scope);
+const scope = () => new URL(sw.registration.scope);
+/** @param {string} path */
 const appUrl = (path) => new URL(path, scope()).href;
 
+/**
+ * Bytes as they are kept: their type, when the response said one.
+ *
+ * @typedef {{ bytes: ArrayBuffer, type: string | null }} Stored
+ */
+
+/** @param {ArrayBuffer} bytes */
 async function sha256(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -38,6 +50,9 @@ async function sha256(bytes) {
 /**
  * A response made of `bytes`: their type and length only, nothing
  * host-specific, plus `headers` (the security headers, when serving).
+ *
+ * @param {Stored} stored
+ * @param {Record<string, string>} [headers]
  */
 function stored({ bytes, type }, headers = {}) {
   return new Response(bytes, {
@@ -55,6 +70,11 @@ function stored({ bytes, type }, headers = {}) {
  * `expected` (any content when `expected` is null). With `drop`, a copy that
  * does not match is deleted, so it is fetched again; another version's cache
  * is only looked at, since a different file there is that version's own.
+ *
+ * @param {Cache} cache
+ * @param {string} url
+ * @param {string | null} expected
+ * @returns {Promise<Stored | null>}
  */
 async function cachedBytes(cache, url, expected, { drop = true } = {}) {
   const response = await cache.match(url);
@@ -70,7 +90,14 @@ async function cachedBytes(cache, url, expected, { drop = true } = {}) {
   return { bytes, type: response.headers.get("Content-Type") };
 }
 
-/** Downloads `url` past the HTTP cache and checks it; throws on any failure or mismatch. */
+/**
+ * Downloads `url` past the HTTP cache and checks it; throws on any failure or mismatch.
+ *
+ * @param {string} url
+ * @param {string | null} expected
+ * @param {RequestInit} [init]
+ * @returns {Promise<Stored>}
+ */
 async function download(url, expected, init = {}) {
   const response = await fetch(url, { cache: "no-cache", ...init });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
@@ -82,7 +109,12 @@ async function download(url, expected, init = {}) {
   return { bytes, type: response.headers.get("Content-Type") };
 }
 
-/** A verified copy of `url` from any of this worker's precaches (an earlier version, an interrupted install). */
+/**
+ * A verified copy of `url` from any of this worker's precaches (an earlier version, an interrupted install).
+ *
+ * @param {string} url
+ * @param {string} expected
+ */
 async function fromAnyPrecache(url, expected) {
   for (const name of await caches.keys()) {
     if (!name.startsWith(`${PREFIX}precache-`)) continue;
@@ -92,18 +124,25 @@ async function fromAnyPrecache(url, expected) {
   return null;
 }
 
-/** Runs `task` over `items`, at most `limit` at a time; rejects on the first failure. */
+/**
+ * Runs `task` over `items`, at most `limit` at a time; rejects on the first failure.
+ *
+ * @template T
+ * @param {T[]} items
+ * @param {number} limit
+ * @param {(item: T) => Promise<void>} task
+ */
 async function inParallel(items, limit, task) {
   const queue = [...items];
   const lane = async () => {
-    while (queue.length > 0) await task(queue.shift());
+    while (queue.length > 0) await task(/** @type {T} */ (queue.shift()));
   };
   await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, lane));
 }
 
 // Installing fills this version's cache; any download that fails or does not
 // match its hash fails the install, and the running version stays in charge.
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(PRECACHE_NAME);
@@ -117,27 +156,27 @@ self.addEventListener("install", (event) => {
 });
 
 // The new version is in charge: every other cache of ours is stale.
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       const keep = new Set([PRECACHE_NAME, PACKAGE_CACHE_NAME]);
       for (const name of await caches.keys()) {
         if (name.startsWith(PREFIX) && !keep.has(name)) await caches.delete(name);
       }
-      await self.clients.claim();
+      await sw.clients.claim();
     })(),
   );
 });
 
-self.addEventListener("message", (event) => {
+sw.addEventListener("message", (event) => {
   switch (event.data?.type) {
     // The page's "Reload to update": the waiting version takes over now.
     case "skip-waiting":
-      self.skipWaiting();
+      sw.skipWaiting();
       break;
     // A page that came without us (a forced reload) and needs us to guard Python.
     case "claim":
-      event.waitUntil(self.clients.claim());
+      event.waitUntil(sw.clients.claim());
       break;
     case "status": {
       const sizes = Object.values(PRECACHE.files).map((file) => file.size);
@@ -154,7 +193,11 @@ self.addEventListener("message", (event) => {
   }
 });
 
-/** The precached file a same-origin request asks for, or null. */
+/**
+ * The precached file a same-origin request asks for, or null.
+ *
+ * @param {URL} url
+ */
 function precachedPath(url) {
   const base = scope();
   if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return null;
@@ -166,6 +209,8 @@ function precachedPath(url) {
  * A file of this version as JSON, checked against its hash like everything
  * served (a tampered config must not widen the worker's CSP); null when the
  * bundle has no such file, an error when it cannot be read.
+ *
+ * @param {string} path
  */
 async function precachedJson(path) {
   if (!Object.hasOwn(PRECACHE.files, path)) return null;
@@ -174,21 +219,26 @@ async function precachedJson(path) {
   return response.json();
 }
 
+/** @type {Promise<string[]> | null} */
 let workerConnect = null;
 
 /** What the worker's CSP lets Python reach, read once from the precached config and manifest. */
 function connectForWorker() {
-  workerConnect ??= Promise.all([precachedJson("sandpit.config.json"), precachedJson("pyodide/manifest.json")])
+  workerConnect ??= Promise.all([precachedJson(CONFIG_FILE), precachedJson("pyodide/manifest.json")])
     .then(([config, manifest]) => connectOrigins(config, manifest))
     .catch(() => []);
   return workerConnect;
 }
 
-/** Serves a precached file with the security headers, fetching it again when the copy is bad. */
+/**
+ * Serves a precached file with the security headers, fetching it again when the copy is bad.
+ *
+ * @param {string} path
+ */
 async function servePrecached(path) {
   const url = appUrl(path);
   const { sha256: expected } = PRECACHE.files[path];
-  const connect = path === WORKER_SCRIPT ? await connectForWorker() : [];
+  const connect = path === WORKER_PATH ? await connectForWorker() : [];
   const headers = securityHeaders(path, { connect });
   try {
     const cache = await caches.open(PRECACHE_NAME);
@@ -199,16 +249,21 @@ async function servePrecached(path) {
     }
     return stored(found, headers);
   } catch (error) {
-    return new Response(`Sandpit could not load ${path}: ${error.message}`, {
+    return new Response(`Sandpit could not load ${path}: ${/** @type {Error} */ (error).message}`, {
       status: 503,
       headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
     });
   }
 }
 
+/** @type {Promise<Map<string, string> | null> | null} */
 let lockedHashes = null;
 
-/** The last segment of a path or URL: how packages are matched to lockfile entries. */
+/**
+ * The last segment of a path or URL: how packages are matched to lockfile entries.
+ *
+ * @param {string} path
+ */
 const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
 
 /**
@@ -237,6 +292,8 @@ function packageHashes() {
 /**
  * Package files from other origins, cache first. When a lockfile pins the
  * file's sha256, a copy that does not match is neither cached nor served.
+ *
+ * @param {Request} request
  */
 async function servePackage(request) {
   const name = baseName(decodeURIComponent(new URL(request.url).pathname));
@@ -250,18 +307,18 @@ async function servePackage(request) {
     try {
       found = await download(request.url, expected, { mode: "cors", credentials: "omit" });
     } catch (error) {
-      return new Response(`Sandpit could not fetch ${name}: ${error.message}`, { status: 502 });
+      return new Response(`Sandpit could not fetch ${name}: ${/** @type {Error} */ (error).message}`, { status: 502 });
     }
     await cache.put(request.url, stored(found));
   }
   return stored(found);
 }
 
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin === self.location.origin) {
+  if (url.origin === sw.location.origin) {
     const path = precachedPath(url);
     if (path !== null) event.respondWith(servePrecached(path));
   } else if (PACKAGE_SUFFIXES.some((suffix) => url.pathname.endsWith(suffix))) {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, afterEach, describe, test } from "node:test";
 
 import { readPrecache, writePrecache } from "../../scripts/precache.mjs";
-import { WORKER_SCRIPT } from "../../www/security-headers.js";
+import { WORKER_PATH } from "../../www/generated/names.js";
 import { startCanary } from "./canary.mjs";
 import { DIST, startApp } from "./harness.mjs";
 
@@ -86,7 +86,7 @@ describe("offline", () => {
       "x-content-type-options",
     ];
     const securityHeaders = (headers) => HEADERS.map((name) => [name, headers.get(name)]);
-    const served = securityHeaders((await fetch(new URL(WORKER_SCRIPT, app.url))).headers);
+    const served = securityHeaders((await fetch(new URL(WORKER_PATH, app.url))).headers);
 
     await sandpit.page.context().setOffline(true);
     await app.server.close();
@@ -98,7 +98,7 @@ describe("offline", () => {
         const { headers } = await fetch(path);
         return names.map((name) => [name, headers.get(name)]);
       },
-      { path: WORKER_SCRIPT, names: HEADERS },
+      { path: WORKER_PATH, names: HEADERS },
     );
     assert.deepEqual(fromCache, served);
     assert.match(served[0][1], /connect-src 'self'/);
@@ -193,7 +193,7 @@ describe("a static host that sends no security headers", () => {
     const canary = await startCanary();
     try {
       app = await startApp({ secure: false });
-      const direct = await fetch(new URL(WORKER_SCRIPT, app.url));
+      const direct = await fetch(new URL(WORKER_PATH, app.url));
       assert.equal(direct.headers.get("content-security-policy"), null, "the host sends no CSP");
       const sandpit = await app.newPage();
       await sandpit.page.addInitScript(recordRuntimeStates);

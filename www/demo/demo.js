@@ -1,41 +1,61 @@
+// @ts-check
 // The demo chat page: finds the Python in a "model reply" and runs it in the
 // Sandpit widget through the embedding client, streaming output into the chat.
-const { app } = await (await fetch("demo-config.json")).json();
-const state = document.querySelector("#state");
-const send = document.querySelector("#compose button");
 
+/**
+ * The page's element that `selector` finds: the page has each one.
+ *
+ * @param {string} selector
+ */
+const element = (selector) => /** @type {HTMLElement} */ (document.querySelector(selector));
+
+const { app } = await (await fetch("demo-config.json")).json();
+const state = element("#state");
+const send = /** @type {HTMLButtonElement} */ (element("#compose button"));
+
+/** @type {import("../sandpit-client.js").Sandpit} */
 let sandpit;
 try {
+  /** @type {typeof import("../sandpit-client.js")} */
   const { Sandpit } = await import(new URL("sandpit-client.js", app).href);
-  sandpit = await Sandpit.create({ container: document.querySelector("#widget"), timeoutMs: 60_000 });
+  sandpit = await Sandpit.create({ container: element("#widget"), timeoutMs: 60_000 });
   state.textContent = `Connected to ${sandpit.server.serverInfo.name} ${sandpit.server.serverInfo.version}`;
   send.disabled = false;
 } catch (error) {
-  state.textContent = `The widget could not start: ${error.message}`;
+  state.textContent = `The widget could not start: ${/** @type {Error} */ (error).message}`;
 }
 
-/** The code blocks of a reply, or the whole reply when it has none. */
+/**
+ * The code blocks of a reply, or the whole reply when it has none.
+ *
+ * @param {string} text
+ */
 function codeOf(text) {
   const blocks = [...text.matchAll(/```(?:python|py)?\n([\s\S]*?)```/g)].map((match) => match[1]);
   return blocks.length > 0 ? blocks : [text];
 }
 
+/**
+ * @param {string} className
+ * @param {string} text
+ */
 function bubble(className, text) {
   const item = document.createElement("li");
   item.className = className;
   item.textContent = text;
-  document.querySelector("#messages").append(item);
+  element("#messages").append(item);
   return item;
 }
 
-document.querySelector("#compose").addEventListener("submit", async (event) => {
+element("#compose").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const text = document.querySelector("#message").value;
+  const text = /** @type {HTMLTextAreaElement} */ (element("#message")).value;
   bubble("model", text);
   for (const code of codeOf(text)) {
     const output = bubble("tool", "");
     output.dataset.testid = "tool-output";
     output.dataset.state = "running";
+    /** @type {{ status: string, value?: { repr: unknown } | null, error?: { type?: string, message: string } | null }} */
     const result = await sandpit
       .run(code, { onStdout: (chunk) => (output.textContent += chunk), onStderr: (chunk) => (output.textContent += chunk) })
       .catch((error) => ({ status: "failed", error: { message: error.message } }));

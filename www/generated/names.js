@@ -72,7 +72,7 @@ export const WIDGET_HEADLESS_PARAM = "headless";
  * MCP protocol revisions the widget speaks, newest first: a client asks
  * for the first.
  */
-export const MCP_PROTOCOL_VERSIONS = Object.freeze(["2025-11-25","2025-06-18","2025-03-26","2024-11-05"]);
+export const MCP_PROTOCOL_VERSIONS = /* @__PURE__ */ Object.freeze(["2025-11-25","2025-06-18","2025-03-26","2024-11-05"]);
 
 /**
  * The `channel` of every message of the iframe transport of
