@@ -1,3 +1,4 @@
+// @ts-check
 // Renders the app icons (www/icons/*.png) from www/favicon.svg with the
 // test Chromium. Run by hand when the icon changes; the PNGs are committed,
 // so the build does not need a browser.
@@ -21,6 +22,12 @@ const MASKABLE = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">
 <path d="M0 42c9-9 17-9 23-4s15 6 23-3c7-7 13-6 18-3V64H0z" fill="#f3d9a4"/>
 <circle cx="39" cy="24" r="6" fill="#fff"/></svg>`;
 
+/**
+ * @param {import("playwright-core").Page} page
+ * @param {string} svg
+ * @param {number} size
+ * @param {string} file
+ */
 async function render(page, svg, size, file) {
   await page.setViewportSize({ width: size, height: size });
   const body = `<body style="margin:0;background:transparent">${svg.replace(

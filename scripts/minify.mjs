@@ -1,3 +1,4 @@
+// @ts-check
 // Trunk post-build hook (run after short-imports.mjs and before precache.mjs,
 // see Trunk.toml): minifies the app's own JavaScript and CSS in the staged
 // bundle with esbuild, which is pinned in package.json. Every byte of these
@@ -33,6 +34,7 @@ const VENDORED = "pyodide";
 /** Pages whose `integrity` attributes name files of the bundle. */
 const PAGES = ["index.html"];
 
+/** @type {Record<string, "js" | "css" | "python">} */
 const LOADERS = { ".js": "js", ".mjs": "js", ".css": "css", ".py": "python" };
 
 const STRIP_PYTHON = fileURLToPath(new URL("strip-python.py", import.meta.url));
@@ -79,6 +81,8 @@ async function minify(source, loader) {
  * The service worker minified around its precache line, which stays first and
  * whole. Outside that line `PRECACHE` is a free name to esbuild, so it is not
  * renamed; and an `import` below a statement is still hoisted, as ever.
+ *
+ * @param {string} source
  */
 async function minifyServiceWorker(source) {
   const line = source.match(PRECACHE_LINE)?.[0];
@@ -90,6 +94,8 @@ async function minifyServiceWorker(source) {
  * Minifies every JS, CSS and Python file under `dir` but Pyodide's, then rewrites the
  * `integrity` hashes of the pages for the new bytes. Returns the byte counts
  * before and after.
+ *
+ * @param {string} dir
  */
 export async function minifyBundle(dir) {
   let before = 0;
@@ -120,6 +126,9 @@ const UNCHECKED_INTEGRITY = /<link\b(?=[^>]*\brel="preload")(?=[^>]*\bas="fetch"
  * Writes each `integrity="<alg>-<hash>"` in `dir`/`page` again from the file
  * its tag's `href` names, with the same algorithm Trunk chose; drops the ones
  * the browser would ignore (`UNCHECKED_INTEGRITY`).
+ *
+ * @param {string} dir
+ * @param {string} page
  */
 async function rehashIntegrity(dir, page) {
   const path = join(dir, page);

@@ -1,3 +1,4 @@
+// @ts-check
 // Trunk post-build hook (run after vendor-pyodide.mjs, see Trunk.toml):
 // lists every file of the bundle with its sha256 and size, and writes that
 // list into the service worker, replacing its `const PRECACHE = ...;` line.
@@ -18,7 +19,12 @@ export const SW_FILE = "sw.js";
 /** The line of sw.js that carries the list (one line, so it can be replaced again). */
 export const PRECACHE_LINE = /^const PRECACHE = .*;$/m;
 
-/** Every file under `dir`, but hidden ones (Trunk stages its next build in dist/.stage). */
+/**
+ * Every file under `dir`, but hidden ones (Trunk stages its next build in dist/.stage).
+ *
+ * @param {string} dir
+ * @returns {AsyncGenerator<string>}
+ */
 export async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.name.startsWith(".")) continue;
@@ -28,6 +34,7 @@ export async function* walk(dir) {
   }
 }
 
+/** @param {import("node:crypto").BinaryLike} bytes */
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
 /**
@@ -35,8 +42,11 @@ const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
  * into `dir`/sw.js. Returns `{ version, files }`, where `version` is derived
  * from the contents (the service worker's included), so two identical
  * bundles have the same version.
+ *
+ * @param {string} dir
  */
 export async function writePrecache(dir) {
+  /** @type {Record<string, { sha256: string, size: number }>} */
   const files = {};
   const paths = [];
   for await (const path of walk(dir)) paths.push(relative(dir, path).split(sep).join("/"));
@@ -59,7 +69,12 @@ export async function writePrecache(dir) {
   return manifest;
 }
 
-/** The list written into `dir`/sw.js by `writePrecache`. */
+/**
+ * The list written into `dir`/sw.js by `writePrecache`.
+ *
+ * @param {string} dir
+ * @returns {Promise<{ version: string, files: Record<string, { sha256: string, size: number }> }>}
+ */
 export async function readPrecache(dir) {
   const source = await readFile(join(dir, SW_FILE), "utf8");
   const line = source.match(PRECACHE_LINE)?.[0];

@@ -1,3 +1,4 @@
+// @ts-check
 // Writes to stdout the TypeScript declarations of Sandpit's messages, for
 // the JS to be type-checked against (`make check`): every type of the
 // host<->worker protocol (tests/fixtures/protocol.schema.json) and each
@@ -9,10 +10,17 @@
 import { readFile } from "node:fs/promises";
 import { compile } from "json-schema-to-typescript";
 
+/**
+ * @import { JSONSchema } from "json-schema-to-typescript"
+ */
+
 const root = new URL("../", import.meta.url);
+/** @param {string} path */
 const readJson = async (path) => JSON.parse(await readFile(new URL(path, root), "utf8"));
 
+/** @type {JSONSchema & { $defs: Record<string, JSONSchema> }} */
 const protocol = await readJson("tests/fixtures/protocol.schema.json");
+/** @type {{ name: string, inputSchema: JSONSchema, outputSchema: JSONSchema }[]} */
 const tools = await readJson("src/tools.json");
 
 /**
@@ -21,6 +29,9 @@ const tools = await readJson("src/tools.json");
  * and a reference with a description beside it (a documented field) becomes
  * `allOf: [reference]`, else each such field would declare a copy of the
  * type it names (`RunRequest1`, ...).
+ *
+ * @param {any} schema
+ * @returns {any}
  */
 function normalized(schema) {
   if (Array.isArray(schema)) return schema.map(normalized);
@@ -34,7 +45,12 @@ function normalized(schema) {
 /** Every named type: the protocol's, then the tools' own. */
 const $defs = normalized(protocol.$defs);
 
-/** A tool's schema without its own definitions, which join `$defs`. */
+/**
+ * A tool's schema without its own definitions, which join `$defs`.
+ *
+ * @param {JSONSchema} schema
+ * @returns {JSONSchema}
+ */
 function hoisted({ definitions = {}, ...schema }) {
   for (const [name, definition] of Object.entries(normalized(definitions))) {
     if (name in $defs && JSON.stringify($defs[name]) !== JSON.stringify(definition)) {
@@ -48,11 +64,18 @@ function hoisted({ definitions = {}, ...schema }) {
 /**
  * A tool's result type: the protocol's type of the same name when there is
  * one (a run's result is the worker's), else its own schema.
+ *
+ * @param {JSONSchema} schema
+ * @returns {JSONSchema}
  */
 const resultSchema = (schema) =>
-  schema.title in protocol.$defs ? { $ref: `#/$defs/${schema.title}` } : hoisted(schema);
+  schema.title !== undefined && schema.title in protocol.$defs ? { $ref: `#/$defs/${schema.title}` } : hoisted(schema);
 
-/** The root: each tool by name, whose `arguments` a call takes and whose `result` it gives. */
+/**
+ * The root: each tool by name, whose `arguments` a call takes and whose `result` it gives.
+ *
+ * @type {JSONSchema}
+ */
 const toolCalls = {
   title: "ToolCalls",
   description: "Each tool's arguments and the structured result of a call, by the tool's name.",
@@ -84,5 +107,6 @@ const declarations = await compile(toolCalls, "ToolCalls", {
   unknownAny: true,
 });
 // Said of every declared type, by the option above: noise beside the type's own doc.
-const provenance = /\n \*\n \* This interface was referenced by `ToolCalls`'s JSON-Schema\n \* via the `definition` "\w+"\./g;
+const provenance =
+  /\n \*\n \* This interface was referenced by `ToolCalls`'s JSON-Schema\n \* via the `definition` "\w+"\./g;
 process.stdout.write(declarations.replace(provenance, ""));

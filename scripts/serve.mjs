@@ -1,3 +1,4 @@
+// @ts-check
 // Serves the built bundle on loopback with the headers the app needs.
 //
 // Used by `make run` and, imported, by the browser tests (each test starts
@@ -10,8 +11,10 @@ import { createServer } from "node:http";
 import { extname, join, normalize, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { CONFIG_FILE } from "../www/generated/names.js";
 import { ISOLATION_HEADERS, connectOrigins, securityHeaders } from "../www/security-headers.js";
 
+/** @type {Record<string, string>} */
 const MIME = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -27,35 +30,55 @@ const MIME = {
   ".webmanifest": "application/manifest+json",
 };
 
-/** A JSON file of the bundle, or null when it is missing. */
+/**
+ * A JSON file of the bundle, or null when it is missing.
+ *
+ * @param {string} root
+ * @param {string} path
+ */
 async function readJson(root, path) {
   const text = await readFile(join(root, path), "utf8").catch(() => null);
   if (text === null) return null;
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Error(`${path} is not valid JSON: ${error.message}`);
+    throw new Error(`${path} is not valid JSON: ${/** @type {Error} */ (error).message}`);
   }
 }
 
 /**
  * Origins Python may reach from this bundle: the deployment's allowlist
  * (`sandpit.config.json`, or `allowOrigins` when given) and the package CDN.
+ *
+ * @param {string} root
+ * @param {string[] | undefined} allowOrigins
  */
 async function bundleConnect(root, allowOrigins) {
-  const config = await readJson(root, "sandpit.config.json");
+  const config = await readJson(root, CONFIG_FILE);
   const manifest = await readJson(root, "pyodide/manifest.json");
   const allow = allowOrigins ? { network: { allow: allowOrigins } } : config;
   return connectOrigins(allow, manifest);
 }
 
-/** The response headers for `path`; `secure: false` sends none of the security headers. */
-/** `config` with `origins` added to the pages that may drive the widget. */
+/**
+ * `config` with `origins` added to the pages that may drive the widget.
+ *
+ * @param {{ embed?: { allow?: string[] } } | null} config
+ * @param {string[]} origins
+ */
 function withEmbedOrigins(config, origins) {
   const allow = [...(config?.embed?.allow ?? []), ...origins];
   return { ...config, embed: { ...config?.embed, allow } };
 }
 
+/**
+ * The response headers for `path`; `secure: false` sends none of the security headers.
+ *
+ * @param {string} root
+ * @param {string} path
+ * @param {{ isolated: boolean, secure: boolean }} options
+ * @param {string[]} connect
+ */
 function headersFor(root, path, { isolated, secure }, connect) {
   const appPath = relative(root, path).split(sep).join("/");
   return {
@@ -76,20 +99,32 @@ function headersFor(root, path, { isolated, secure }, connect) {
  * Resolves to `{ url, close, setRoot }`; `port: 0` picks a free port.
  * `setRoot(dir)` serves another directory from the same origin (a new
  * deployment, for the update tests); `close()` may be called more than once.
+ *
+ * @param {{
+ *   root: string,
+ *   port?: number,
+ *   isolated?: boolean,
+ *   secure?: boolean,
+ *   allowOrigins?: string[],
+ *   embedOrigins?: string[],
+ * }} options
  */
 export async function serve({ root, port = 0, isolated = true, secure = true, allowOrigins, embedOrigins = [] }) {
   let base = resolve(root);
   // Per served directory, computed once; awaited here so a bad config fails at start.
+  /** @type {Map<string, Promise<string[]>>} */
   const connectOf = new Map();
+  /** @param {string} dir */
   const connectFor = (dir) => {
-    if (!connectOf.has(dir)) connectOf.set(dir, bundleConnect(dir, allowOrigins));
-    return connectOf.get(dir);
+    let connect = connectOf.get(dir);
+    if (!connect) connectOf.set(dir, (connect = bundleConnect(dir, allowOrigins)));
+    return connect;
   };
   await connectFor(base);
   const server = createServer(async (request, response) => {
     const dir = base;
     try {
-      const url = new URL(request.url, "http://127.0.0.1");
+      const url = new URL(request.url ?? "/", "http://127.0.0.1");
       let path = normalize(join(dir, decodeURIComponent(url.pathname)));
       if (path !== dir && !path.startsWith(dir + sep)) {
         response.writeHead(403).end("forbidden");
@@ -105,8 +140,8 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
         return;
       }
       const headers = headersFor(dir, path, { isolated, secure }, await connectFor(dir));
-      if (embedOrigins.length > 0 && path === join(dir, "sandpit.config.json")) {
-        const body = Buffer.from(JSON.stringify(withEmbedOrigins(await readJson(dir, "sandpit.config.json"), embedOrigins)));
+      if (embedOrigins.length > 0 && path === join(dir, CONFIG_FILE)) {
+        const body = Buffer.from(JSON.stringify(withEmbedOrigins(await readJson(dir, CONFIG_FILE), embedOrigins)));
         response.writeHead(200, { ...headers, "Content-Length": body.length });
         response.end(request.method === "HEAD" ? undefined : body);
         return;
@@ -130,24 +165,31 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
   });
   return {
     ...(await listen(server, port)),
+    /** @param {string} dir */
     setRoot(dir) {
       base = resolve(dir);
     },
   };
 }
 
-/** Binds `server` to loopback; resolves to its `url` and an idempotent `close()`. */
+/**
+ * Binds `server` to loopback; resolves to its `url` and an idempotent `close()`.
+ *
+ * @param {import("node:http").Server} server
+ * @param {number} port
+ */
 async function listen(server, port) {
   await new Promise((ok, fail) => {
     server.once("error", fail);
-    server.listen(port, "127.0.0.1", ok);
+    server.listen(port, "127.0.0.1", () => ok(undefined));
   });
-  const { port: bound } = server.address();
+  const { port: bound } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  /** @type {Promise<unknown> | null} */
   let closed = null;
   return {
     url: `http://127.0.0.1:${bound}/`,
     close() {
-      closed ??= new Promise((ok) => {
+      closed ??= new Promise((/** @type {(value?: unknown) => void} */ ok) => {
         server.closeAllConnections();
         server.close(() => ok());
       });
@@ -165,11 +207,18 @@ const DEMO_DIR = fileURLToPath(new URL("../www/demo/", import.meta.url));
  * `setApp(url)` points the demo at an app started after it. `isolated`
  * serves its pages cross-origin isolated (COOP/COEP), as a chat UI that
  * wants timed-out runs interrupted rather than restarted would be.
+ *
+ * @param {{
+ *   app?: string | null,
+ *   port?: number,
+ *   files?: Record<string, { type: string, body: string }>,
+ *   isolated?: boolean,
+ * }} [options]
  */
 export async function serveDemo({ app = null, port = 0, files = {}, isolated = false } = {}) {
   const isolation = isolated ? ISOLATION_HEADERS : {};
   const server = createServer(async (request, response) => {
-    const { pathname } = new URL(request.url, "http://127.0.0.1");
+    const { pathname } = new URL(request.url ?? "/", "http://127.0.0.1");
     const extra = files[pathname];
     if (extra) {
       response.writeHead(200, { "Content-Type": extra.type, ...isolation }).end(extra.body);
@@ -193,6 +242,7 @@ export async function serveDemo({ app = null, port = 0, files = {}, isolated = f
   });
   return {
     ...(await listen(server, port)),
+    /** @param {string} url */
     setApp(url) {
       app = url;
     },

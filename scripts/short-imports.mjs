@@ -1,3 +1,4 @@
+// @ts-check
 // Trunk post-build hook (run before minify.mjs, see Trunk.toml): gives the
 // functions the app's wasm imports from its wasm-bindgen loader short names.
 //
@@ -30,6 +31,8 @@ const IMPORT_SECTION = 2;
  * Renames the hashed imports of the bundle's wasm (`*_bg.wasm` in `dir`) and
  * the matching keys of its loader (the `.js` of the same stem). Returns how
  * many it renamed.
+ *
+ * @param {string} dir
  */
 export async function shortenImports(dir) {
   const wasms = (await readdir(dir)).filter((name) => name.endsWith("_bg.wasm"));
@@ -39,11 +42,12 @@ export async function shortenImports(dir) {
   const wasm = await readFile(wasmPath);
   let loader = await readFile(loaderPath, "utf8");
 
+  /** @type {Map<string, string>} */
   const renames = new Map();
   const renamed = rewriteImportNames(wasm, (name) => {
     if (!HASHED.test(name)) return name;
     if (!renames.has(name)) renames.set(name, `_${renames.size.toString(36)}`);
-    return renames.get(name);
+    return /** @type {string} */ (renames.get(name));
   });
   if (renames.size === 0) {
     throw new Error(`short-imports: no import of ${wasmPath} is named as wasm-bindgen names them; did its naming change?`);
@@ -61,9 +65,16 @@ export async function shortenImports(dir) {
   return renames.size;
 }
 
-/** The imports of `after` are those of `before`, renamed by `renames`. */
+/**
+ * The imports of `after` are those of `before`, renamed by `renames`.
+ *
+ * @param {Uint8Array<ArrayBuffer>} before
+ * @param {Uint8Array<ArrayBuffer>} after
+ * @param {Map<string, string>} renames
+ */
 function checkSameImports(before, after, renames) {
-  const listed = (bytes) => WebAssembly.Module.imports(new WebAssembly.Module(bytes));
+  const listed = (/** @type {Uint8Array<ArrayBuffer>} */ bytes) =>
+    WebAssembly.Module.imports(new WebAssembly.Module(bytes));
   const expected = listed(before).map((entry) => ({ ...entry, name: renames.get(entry.name) ?? entry.name }));
   if (JSON.stringify(listed(after)) !== JSON.stringify(expected)) {
     throw new Error("short-imports: the rewritten wasm does not import what the original did");
@@ -73,6 +84,9 @@ function checkSameImports(before, after, renames) {
 /**
  * A copy of the wasm module `bytes` whose import section names each import
  * `rename(name)`; every other byte of the module is kept.
+ *
+ * @param {Uint8Array} bytes
+ * @param {(name: string) => string} rename
  */
 function rewriteImportNames(bytes, rename) {
   const reader = new Reader(bytes, 8);
@@ -85,10 +99,16 @@ function rewriteImportNames(bytes, rename) {
   return Buffer.concat(out);
 }
 
-/** The body of an import section with its field names renamed. */
+/**
+ * The body of an import section with its field names renamed.
+ *
+ * @param {Uint8Array} body
+ * @param {(name: string) => string} rename
+ */
 function renameImports(body, rename) {
   const reader = new Reader(body, 0);
   const count = reader.u32();
+  /** @type {Uint8Array[]} */
   const out = [leb128(count)];
   for (let i = 0; i < count; i++) {
     const module = reader.bytes(reader.u32());
@@ -101,12 +121,20 @@ function renameImports(body, rename) {
   return Buffer.concat(out);
 }
 
-/** `bytes` preceded by their length, as the wasm binary format writes vectors. */
+/**
+ * `bytes` preceded by their length, as the wasm binary format writes vectors.
+ *
+ * @param {Uint8Array} bytes
+ */
 function sized(bytes) {
   return [leb128(bytes.length), bytes];
 }
 
-/** `n` as an unsigned LEB128 number. */
+/**
+ * `n` as an unsigned LEB128 number.
+ *
+ * @param {number} n
+ */
 function leb128(n) {
   const out = [];
   do {
@@ -119,6 +147,10 @@ function leb128(n) {
 
 /** Reads the wasm binary format from `bytes`, starting at `offset`. */
 class Reader {
+  /**
+   * @param {Uint8Array} bytes
+   * @param {number} offset
+   */
   constructor(bytes, offset) {
     this.data = bytes;
     this.offset = offset;
@@ -133,6 +165,7 @@ class Reader {
     return this.data[this.offset++];
   }
 
+  /** @param {number} length */
   bytes(length) {
     if (this.offset + length > this.data.length) throw new Error("short-imports: the wasm module ends early");
     this.offset += length;

@@ -1,3 +1,4 @@
+// @ts-check
 // Trunk post-build hook: puts Python into the bundle, so nothing is fetched
 // from a CDN unless code asks for a package we do not ship.
 //
@@ -15,10 +16,13 @@
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CONFIG_FILE } from "../www/generated/names.js";
 
 const IMPORTED = ["pyodide.mjs", "pyodide.asm.mjs"];
 const FETCHED = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 const WHEELS = ".cache/wheels";
+/** The names the worker imports, generated from src/names.rs. */
+const NAMES = join("www", "generated", "names.js");
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) {
@@ -61,7 +65,7 @@ async function pinnedWheels() {
 
 /** The deployment's package base URL (`packages.cdn` in www/sandpit.config.json), else Pyodide's. */
 async function packageBase() {
-  const config = JSON.parse(await readFile(join("www", "sandpit.config.json"), "utf8"));
+  const config = JSON.parse(await readFile(join("www", CONFIG_FILE), "utf8"));
   const base = config.packages?.cdn;
   if (!base) return cdnBase();
   if (!/^https?:\/\/[^\s]+\/$/.test(base)) {
@@ -70,6 +74,7 @@ async function packageBase() {
   return base;
 }
 
+/** @param {string} name */
 const normalize = (name) => name.toLowerCase().replace(/[-_.]+/g, "-");
 const cdn = await packageBase();
 const lock = JSON.parse(await readFile(join(source, "pyodide-lock.json"), "utf8"));
@@ -106,6 +111,7 @@ for (const [key, entry] of Object.entries(lock.packages)) {
 }
 await writeFile(join(target, "pyodide-lock.json"), JSON.stringify(lock));
 
+/** @type {Record<string, number>} */
 const fetched = {};
 for (const name of FETCHED) {
   fetched[name] = (await stat(join(target, name))).size;
@@ -115,11 +121,13 @@ for (const name of FETCHED) {
  * What a start-up snapshot of Python's memory depends on (see
  * pyodide-loader/snapshot.mjs): Pyodide's core files, the lockfile just
  * written, and the worker's own files (which decide what start-up does
- * before the snapshot is taken), hashed together. A deployment that changes
- * any of them changes the key, and a snapshot made for another key is never
- * restored.
+ * before the snapshot is taken) with the names they import, hashed together.
+ * A deployment that changes any of them changes the key, and a snapshot
+ * made for another key is never restored.
+ *
+ * @param {string} staging
  */
-async function snapshotKey() {
+async function snapshotKey(staging) {
   const hash = createHash("sha256");
   const loader = join(staging, "pyodide-loader");
   const paths = [
@@ -130,11 +138,14 @@ async function snapshotKey() {
     hash.update(path.slice(staging.length));
     hash.update(await readFile(path));
   }
+  // Written into the worker's script only by a later hook (minify.mjs).
+  hash.update(NAMES);
+  hash.update(await readFile(NAMES));
   return hash.digest("hex");
 }
 
 await writeFile(
   join(target, "manifest.json"),
-  JSON.stringify({ version: pkg.version, fetched, bundled, cdn, snapshot_key: await snapshotKey() }, null, 2),
+  JSON.stringify({ version: pkg.version, fetched, bundled, cdn, snapshot_key: await snapshotKey(staging) }, null, 2),
 );
 console.log(`vendor-pyodide: Pyodide ${pkg.version} and ${bundled.length} wheels copied to ${target}`);
