@@ -19,10 +19,11 @@ setup-test:
 build: setup
 	scripts/build.sh
 
-## check: formatting and lints
+## check: formatting, lints, and the JS type-checked (each tsconfig*.json: page, service worker, module worker, scripts)
 check:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
+	for config in tsconfig*.json; do node_modules/.bin/tsc -p "$$config" || exit 1; done
 
 ## unit: native Rust tests (protocol, queue, formatting)
 unit:
@@ -41,10 +42,12 @@ e2e:
 bench: setup-test build
 	node bench/run.mjs
 
-## schema: regenerate tests/fixtures/protocol.schema.json from src/protocol.rs and src/tools.json from src/tools.rs
+## schema: regenerate tests/fixtures/protocol.schema.json from src/protocol.rs, src/tools.json from src/tools.rs,
+## and from those and src/names.rs the JS names and type declarations in www/generated/
 schema:
 	SANDPIT_BLESS=1 cargo test --test protocol the_committed_schema
 	SANDPIT_BLESS=1 cargo test --test mcp the_shipped_tool_descriptors
+	SANDPIT_BLESS=1 cargo test --test names the_generated
 
 clean:
 	rm -rf dist target

@@ -1,3 +1,4 @@
+// @ts-check
 // The start-up snapshot: Pyodide's memory right after start-up (interpreter
 // initialised, runner imported and configured), kept in Cache Storage so a
 // later start restores it instead of initialising Python again.
@@ -19,6 +20,7 @@ export const SNAPSHOT_CACHE = "python-snapshot";
 
 /** The cache's one entry, relative to Pyodide's files (a URL, as Cache Storage needs; never fetched). */
 export const SNAPSHOT_ENTRY = "startup-snapshot";
+/** @param {string} pyodideUrl */
 const entryUrl = (pyodideUrl) => new URL(SNAPSHOT_ENTRY, pyodideUrl).href;
 
 const KEY_HEADER = "X-Snapshot-Key";
@@ -30,6 +32,7 @@ const HEADER_BYTES = 48;
 /** WebAssembly memory grows in 64 KiB pages; a snapshot's memory is a whole number of them. */
 const WASM_PAGE = 65536;
 
+/** @param {BufferSource} bytes */
 async function sha256(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -44,6 +47,8 @@ async function sha256(bytes) {
  * worker's global and hand it to Python while restoring, before the worker
  * removes what Python must not reach (a `caches` kept that way would
  * survive the lockdown). Checked before storing and before restoring.
+ *
+ * @param {ArrayBuffer} bytes
  */
 function snapshotProblem(bytes) {
   if (bytes.byteLength < HEADER_BYTES || bytes.byteLength % 4 !== 0) {
@@ -62,7 +67,7 @@ function snapshotProblem(bytes) {
   } catch {
     return "its header is not Pyodide's";
   }
-  if (!Array.isArray(state?.hiwireKeys) || state.hiwireKeys.some((entry) => entry !== null)) {
+  if (!Array.isArray(state?.hiwireKeys) || state.hiwireKeys.some((/** @type {unknown} */ entry) => entry !== null)) {
     return "it holds JS objects, which restoring would hand to Python before the lockdown";
   }
   return null;
@@ -83,6 +88,11 @@ export class SnapshotRejected extends Error {}
  * milliseconds, so the bytes are checked while Pyodide's start-up goes on
  * (it awaits them only before instantiating); whoever awaits a rejection
  * deletes the snapshot.
+ *
+ * @param {CacheStorage} cacheStorage
+ * @param {string} pyodideUrl
+ * @param {string | Promise<string>} key
+ * @returns {Promise<{ absent: true } | { rejected: string } | { verified: Promise<ArrayBuffer> }>}
  */
 export async function openSnapshot(cacheStorage, pyodideUrl, key) {
   const url = entryUrl(pyodideUrl);
@@ -109,7 +119,14 @@ export async function openSnapshot(cacheStorage, pyodideUrl, key) {
   return { verified };
 }
 
-/** Replaces the stored snapshot with `bytes`, made for `key`; throws when they could not be restored. */
+/**
+ * Replaces the stored snapshot with `bytes`, made for `key`; throws when they could not be restored.
+ *
+ * @param {CacheStorage} cacheStorage
+ * @param {string} pyodideUrl
+ * @param {string} key
+ * @param {Uint8Array<ArrayBuffer>} bytes
+ */
 export async function storeSnapshot(cacheStorage, pyodideUrl, key, bytes) {
   // Pyodide returns a view of a buffer of its own; a copy only if that ever changes.
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
@@ -124,7 +141,12 @@ export async function storeSnapshot(cacheStorage, pyodideUrl, key, bytes) {
   await cache.put(entryUrl(pyodideUrl), new Response(bytes, { headers }));
 }
 
-/** Deletes the stored snapshot (one that failed its checks, or that Pyodide refused to restore). */
+/**
+ * Deletes the stored snapshot (one that failed its checks, or that Pyodide refused to restore).
+ *
+ * @param {CacheStorage} cacheStorage
+ * @param {string} pyodideUrl
+ */
 export async function deleteSnapshot(cacheStorage, pyodideUrl) {
   const cache = await cacheStorage.open(SNAPSHOT_CACHE);
   await cache.delete(entryUrl(pyodideUrl));

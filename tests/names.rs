@@ -70,7 +70,10 @@ fn the_generated_js_names_match_the_rust_definitions() {
     let declarations = generated(|name, value| match value {
         Value::Array(items) => {
             let items: Vec<String> = items.iter().map(Value::to_string).collect();
-            format!("export declare const {name}: readonly [{}];\n", items.join(", "))
+            format!(
+                "export declare const {name}: readonly [{}];\n",
+                items.join(", ")
+            )
         }
         _ => format!("export declare const {name}: {value};\n"),
     });

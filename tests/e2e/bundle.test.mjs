@@ -2,10 +2,12 @@
 // every page load preloads them and the service worker caches them, so a
 // stray one costs every visit. wasm-bindgen never deletes a snippet an
 // earlier build of other code wrote, and Trunk ships whatever it finds
-// (scripts/build.sh starts from a clean slate for that reason).
+// (scripts/build.sh starts from a clean slate for that reason). And every
+// module it ships finds what it imports there: the names generated for the
+// JS are written into each file that uses them, not left to be fetched.
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join, posix, relative, sep } from "node:path";
 import { test } from "node:test";
 
 import { DIST } from "./harness.mjs";
@@ -28,4 +30,23 @@ test("every JS snippet in the bundle is one the app's glue imports", async () =>
 
   const shipped = await filesBelow(join(DIST, "snippets"));
   assert.deepEqual(shipped.sort(), [...imported].sort());
+});
+
+test("every module the bundle ships imports only files it ships", async () => {
+  const shipped = new Set(await filesBelow(DIST));
+  const modules = [...shipped].filter((path) => /\.m?js$/.test(path) && !path.startsWith("pyodide/"));
+  assert.ok(modules.includes("pyodide-loader/worker.mjs"), `no worker in ${DIST}: run \`make build\` first`);
+  const missing = [];
+  let imports = 0;
+  for (const path of modules) {
+    const code = await readFile(join(DIST, path), "utf8");
+    // Static imports and exports, minified or not, and literal dynamic imports.
+    for (const [, specifier] of code.matchAll(/(?:\bfrom|\bimport\s*\(?)\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+      imports += 1;
+      const target = posix.normalize(posix.join(posix.dirname(path), specifier));
+      if (!shipped.has(target)) missing.push(`${path} imports ${specifier}`);
+    }
+  }
+  assert.ok(imports > 0, "no relative import found: the check below would prove nothing");
+  assert.deepEqual(missing, []);
 });
