@@ -42,8 +42,18 @@ function normalized(schema) {
   return Object.keys(rest).length === 0 ? ref : { ...rest, allOf: [ref] };
 }
 
+/**
+ * The protocol's types that postMessage passes as themselves, whose schema
+ * can only describe them (`passed_as_itself!` in src/protocol.rs): their JS types.
+ */
+const PASSED_AS_THEMSELVES = { InterruptBuffer: "SharedArrayBuffer", HostPort: "MessagePort" };
+
 /** Every named type: the protocol's, then the tools' own. */
 const $defs = normalized(protocol.$defs);
+for (const [name, tsType] of Object.entries(PASSED_AS_THEMSELVES)) {
+  if (!(name in $defs)) throw new Error(`protocol-types: the protocol has no ${name}`);
+  $defs[name] = { ...$defs[name], tsType };
+}
 
 /**
  * A tool's schema without its own definitions, which join `$defs`.
@@ -109,4 +119,17 @@ const declarations = await compile(toolCalls, "ToolCalls", {
 // Said of every declared type, by the option above: noise beside the type's own doc.
 const provenance =
   /\n \*\n \* This interface was referenced by `ToolCalls`'s JSON-Schema\n \* via the `definition` "\w+"\./g;
-process.stdout.write(declarations.replace(provenance, ""));
+
+/** Helpers for messages that are each an object of one field named for their kind (serde's external tagging). */
+const kinds = [
+  "/**",
+  " * The kinds of `M`, a union of messages that are each an object of one field named for their kind.",
+  " */",
+  "export type KindOf<M> = M extends unknown ? keyof M : never;",
+  "/**",
+  " * What a message of `M` of kind `K` carries.",
+  " */",
+  "export type BodyOf<M, K extends KindOf<M>> = M extends { [key in K]: infer Body } ? Body : never;",
+  "",
+].join("\n");
+process.stdout.write(declarations.replace(provenance, "") + kinds);

@@ -93,6 +93,14 @@ export type HostMessage =
       type: "clear_session";
     };
 /**
+ * A 4-byte SharedArrayBuffer, passed by postMessage as itself.
+ */
+export type InterruptBuffer = SharedArrayBuffer;
+/**
+ * A MessagePort, transferred by postMessage as itself.
+ */
+export type HostPort = MessagePort;
+/**
  * A question for Python that changes no session.
  */
 export type Query =
@@ -708,18 +716,6 @@ export interface WorkerConfig {
   port: HostPort;
 }
 /**
- * A 4-byte SharedArrayBuffer, passed by postMessage as itself.
- */
-export interface InterruptBuffer {
-  [k: string]: unknown;
-}
-/**
- * A MessagePort, transferred by postMessage as itself.
- */
-export interface HostPort {
-  [k: string]: unknown;
-}
-/**
  * What a caller asks to run.
  */
 export interface RunRequest {
@@ -792,3 +788,11 @@ export interface OutputLimits {
    */
   value_bytes: number;
 }
+/**
+ * The kinds of `M`, a union of messages that are each an object of one field named for their kind.
+ */
+export type KindOf<M> = M extends unknown ? keyof M : never;
+/**
+ * What a message of `M` of kind `K` carries.
+ */
+export type BodyOf<M, K extends KindOf<M>> = M extends { [key in K]: infer Body } ? Body : never;
