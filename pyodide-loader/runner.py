@@ -31,9 +31,12 @@ _STREAM_FLUSH_SECONDS = 0.05
 #: ...and, where every line is sent at once (``eager``), once this many bytes
 #: of a line wait.
 _STREAM_FLUSH_BYTES = 16 * 1024
-#: The signal the host writes into Pyodide's interrupt buffer, every so often
-#: while a run goes on, to have waiting output streamed (``_on_nudge``).
-_NUDGE_SIGNAL = signal.SIGUSR1
+#: The signals the host writes into Pyodide's interrupt buffer, as the worker
+#: passes them to ``configure`` (src/names.rs defines them): one stops the
+#: running code (``_on_interrupt``); the other, written every so often while a
+#: run goes on, has waiting output streamed (``_on_nudge``).
+_interrupt_signal: int | None = None
+_nudge_signal: int | None = None
 #: A sleep looks at the interrupt buffer this often (seconds), since
 #: Pyodide's own sleep does not; a shorter sleep is Pyodide's (``_sleep``).
 _SLEEP_SLICE_SECONDS = 0.05
@@ -105,12 +108,15 @@ _ALTERNATIVES = {
 }
 
 
-def configure(index_json: str) -> None:
-    """Receives the package index from the worker: import names and bundled packages.
+def configure(index_json: str, interrupt_signal: int, nudge_signal: int) -> None:
+    """Receives from the worker the package index (import names and bundled
+    packages) and the numbers of the host's two signals.
 
     Also makes this module matplotlib's backend, so figures are captured
     without ``plt.show()`` tricks and ``plt.show()`` itself captures.
     """
+    global _interrupt_signal, _nudge_signal
+    _interrupt_signal, _nudge_signal = interrupt_signal, nudge_signal
     os.environ["MPLBACKEND"] = f"module://{__name__}"
     index = json.loads(index_json)
     _package_of.update({name: package.lower() for name, package in index["imports"].items()})
@@ -563,7 +569,7 @@ def _on_interrupt(signum, frame) -> None:
 
 
 def _on_nudge(signum, frame) -> None:
-    """The ``_NUDGE_SIGNAL`` handler: streams the run's waiting output once
+    """The ``_nudge_signal`` handler: streams the run's waiting output once
     it is old enough.
 
     Output is otherwise streamed only when the code writes or flushes, so a
@@ -987,9 +993,9 @@ def _run_result(
 
 
 def _take_signals() -> None:
-    """Makes the runner's handlers those of SIGINT and the nudge again: the
+    """Makes the runner's handlers those of the host's signals again: the
     code may have replaced them."""
-    for number, handler in ((signal.SIGINT, _on_interrupt), (_NUDGE_SIGNAL, _on_nudge)):
+    for number, handler in ((_interrupt_signal, _on_interrupt), (_nudge_signal, _on_nudge)):
         if signal.getsignal(number) is not handler:
             signal.signal(number, handler)
 

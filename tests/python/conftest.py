@@ -8,8 +8,17 @@ import pytest
 from harness import runner
 
 
+@pytest.fixture(autouse=True)
+def host_signals(monkeypatch):
+    """The signals the worker passes to ``configure``, as src/names.rs
+    defines them: SIGINT stops the code, SIGUSR1 nudges it."""
+    monkeypatch.setattr(runner, "_interrupt_signal", signal.SIGINT)
+    monkeypatch.setattr(runner, "_nudge_signal", signal.SIGUSR1)
+    return signal.SIGINT, signal.SIGUSR1
+
+
 @pytest.fixture
-def package_index(monkeypatch):
+def package_index(monkeypatch, host_signals):
     """Configures the runner as the worker does, with a small package index;
     its tables and matplotlib's backend variable are put back afterwards."""
     monkeypatch.setattr(runner, "_package_of", {})
@@ -20,12 +29,12 @@ def package_index(monkeypatch):
         "imports": {"bs4": "beautifulsoup4", "numpy": "numpy", "requests": "requests", "yaml": "PyYAML"},
         "bundled": ["beautifulsoup4"],
     }
-    runner.configure(json.dumps(index))
+    runner.configure(json.dumps(index), *host_signals)
     return index
 
 
 @pytest.fixture
-def sandbox(monkeypatch, tmp_path):
+def sandbox(monkeypatch, tmp_path, host_signals):
     """Lets the runner run code here: sessions under a temporary directory,
     and what a run changes in the process (working directory, signal
     handlers, session tables) put back afterwards."""
@@ -35,7 +44,7 @@ def sandbox(monkeypatch, tmp_path):
     monkeypatch.setattr(runner, "_files_after", {})
     monkeypatch.setattr(runner, "_load_failures", {})
     runner._session_dir.cache_clear()
-    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, runner._NUDGE_SIGNAL)}
+    handlers = {number: signal.getsignal(number) for number in host_signals}
     yield tmp_path / "sessions"
     for number, handler in handlers.items():
         signal.signal(number, handler)

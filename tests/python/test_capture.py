@@ -130,10 +130,10 @@ class TestBatching:
         kept, sink = capture()
         monkeypatch.setattr(runner, "_current_capture", kept)
         kept.write("stdout", "before a long computation\n")
-        runner._on_nudge(runner._NUDGE_SIGNAL, None)
+        runner._on_nudge(runner._nudge_signal, None)
         assert sink.sent == []
         clock.now += FLUSH
-        runner._on_nudge(runner._NUDGE_SIGNAL, None)
+        runner._on_nudge(runner._nudge_signal, None)
         assert sink.sent == [("stdout", "before a long computation\n")]
 
     def test_eager_output_sends_every_line_and_flush_at_once(self, clock):
