@@ -1,3 +1,4 @@
+// @ts-check
 // `make bench`: Sandpit against raw Pyodide in the same Chromium run.
 //
 // Sandpit is the built bundle in dist/ (a snapshot of it), served by
@@ -51,7 +52,12 @@ export const DEFAULT_SETTINGS = {
   recoveries: 5,
 };
 
-/** Measures everything; `log` hears progress. Resolves to the results object. */
+/**
+ * Measures everything; `log` hears progress. Resolves to the results object.
+ *
+ * @param {Partial<typeof DEFAULT_SETTINGS>} [overrides]
+ * @param {(message: string) => void} [log]
+ */
 export async function runBench(overrides = {}, log = () => {}) {
   const settings = { ...DEFAULT_SETTINGS, ...overrides };
   const programs = (await loadPrograms()).slice(0, settings.programs ?? undefined);

@@ -1,3 +1,4 @@
+// @ts-check
 // The browser the bench drives: the browser tests' Chromium, with contexts
 // that can reach loopback only.
 import { launchChromium, openProfile } from "../tests/e2e/harness.mjs";

@@ -1,3 +1,4 @@
+// @ts-check
 // What is measured: a snapshot of dist/ taken when the bench starts, so a
 // rebuild while it runs (minutes) cannot mix two builds into one report, and
 // the raw baseline next to it, using the snapshot's Pyodide files.

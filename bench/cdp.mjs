@@ -1,3 +1,4 @@
+// @ts-check
 // What the page does not report itself, read through the Chrome DevTools
 // Protocol: JS heap sizes (figure 8) and main-thread busy time (the notes
 // on what a run costs).

@@ -1,3 +1,4 @@
+// @ts-check
 // A hung page or DevTools session must fail the bench with a reason, not stall it for ever.
 
 /** `promise`, or a rejection with `message` when it has not settled within `ms`. */

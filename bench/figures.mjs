@@ -1,3 +1,4 @@
+// @ts-check
 // The issue's figures as rows: each a statistic with min and max for Sandpit
 // and for the raw baseline, their ratio, the target and whether it was met.
 // A missed target gets a note, computed from the measurements, on what
@@ -162,6 +163,22 @@ export function buildFigures({ loads, sessions, recovery, programCount, size, se
   return rows;
 }
 
+/**
+ * One figure's row: both targets' statistic, their ratio unless given, and whether the target was met.
+ *
+ * @param {{
+ *   id: string,
+ *   figure: string,
+ *   title: string,
+ *   unit: string,
+ *   sandpit: { value: number, min?: number, max?: number, n?: number },
+ *   raw: { value: number, min?: number, max?: number, n?: number } | null,
+ *   ratio?: number | null,
+ *   target: { text: string, met: (sandpit: any, raw: any) => boolean | null },
+ *   note?: () => string,
+ *   stat?: string,
+ * }} figure
+ */
 function row({ id, figure, title, unit, sandpit, raw, ratio, target, note, stat = "median" }) {
   const met = target.met(sandpit, raw);
   return {

@@ -1,3 +1,4 @@
+// @ts-check
 // Numbers as the report shows them.
 
 const number = (value, digits) =>

@@ -1,3 +1,4 @@
+// @ts-check
 // Figures 1, 2, 3 and 7a: opening the page. Each sample is a fresh browser
 // with an on-disk profile (empty HTTP cache): a first visit measured cold,
 // then a return visit in a new tab of the same browser, with the cache the

@@ -1,3 +1,4 @@
+// @ts-check
 // What the numbers were measured on, written next to them.
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";

@@ -1,3 +1,4 @@
+// @ts-check
 // Functions that run inside the benchmarked pages (Playwright serialises
 // them, so each must be self-contained). Timing happens on the page clock:
 // nothing measured includes the round trip from node to the browser.
@@ -34,6 +35,7 @@ export function watchSandpit() {
   const note = (what) => spy.trace?.push({ what, at: performance.now() });
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
+    /** @param {ConstructorParameters<typeof Worker>} args */
     constructor(...args) {
       spy.firstWorkerAt ??= performance.now();
       super(...args);
@@ -50,10 +52,12 @@ export function watchSandpit() {
   // interrupt buffer, the only Atomics.store the page makes. The app's glue
   // looks `Atomics.store` up on every call, so this sees the moment it fires.
   const nativeStore = Atomics.store;
-  Atomics.store = (...args) => {
-    note("interrupt");
-    return nativeStore(...args);
-  };
+  Atomics.store = /** @type {typeof Atomics.store} */ (
+    (/** @type {[any, number, any]} */ ...args) => {
+      note("interrupt");
+      return nativeStore(...args);
+    }
+  );
   // Worker messages travel on a private MessageChannel whose port1 the page
   // keeps. This listener is added first, so it runs before the app's own.
   const NativeChannel = window.MessageChannel;
@@ -89,7 +93,7 @@ export function watchSandpit() {
     }
   };
   addEventListener("TrunkApplicationStarted", (event) => {
-    window.__benchAppMemory = event.detail?.wasm?.memory ?? null;
+    window.__benchAppMemory = /** @type {CustomEvent} */ (event).detail?.wasm?.memory ?? null;
   });
 }
 
@@ -115,11 +119,11 @@ export function firstRunOnOpen(code) {
       for (const record of records) {
         for (const node of record.addedNodes) {
           // A run that starts a new group of runs arrives inside it.
-          if (!entry && node.nodeType === 1) entry = node.matches('[data-testid="run-entry"]') ? node : node.querySelector('[data-testid="run-entry"]');
+          if (!entry && node instanceof Element) entry = node.matches('[data-testid="run-entry"]') ? node : node.querySelector('[data-testid="run-entry"]');
         }
       }
     }
-    const editor = document.querySelector('[data-testid="code"]');
+    const editor = /** @type {HTMLTextAreaElement | null} */ (document.querySelector('[data-testid="code"]'));
     const button = document.querySelector('[data-testid="run"]');
     if (!submitted && editor && button) {
       submitted = true;
@@ -171,7 +175,7 @@ export function installSandpitDriver() {
     };
   };
   /** The timeout field is read when Run is pressed, so setting it around the click scopes it to one run. */
-  const field = () => document.querySelector('[data-testid="timeout"]');
+  const field = () => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid="timeout"]'));
   const setTimeoutField = (value) => {
     field().value = value;
     field().dispatchEvent(new Event("change", { bubbles: true }));
@@ -202,7 +206,7 @@ export function installSandpitDriver() {
         finish({ ms: finished - started, finishedAt: finished, ...describe(entry, started, finished) });
       });
       observer.observe(runs, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-phase"] });
-      const editor = document.querySelector('[data-testid="code"]');
+      const editor = /** @type {HTMLTextAreaElement} */ (document.querySelector('[data-testid="code"]'));
       const usualTimeout = field().value;
       if (timeoutSeconds !== null) setTimeoutField(String(timeoutSeconds));
       started = performance.now();

@@ -1,3 +1,4 @@
+// @ts-check
 // The throughput set: short, independent programs of the kind models write,
 // each checking itself with asserts. They live in bench/programs/*.py as
 // cells that start with a `# %% name` line, so every file reads (and runs,

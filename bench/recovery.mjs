@@ -1,3 +1,4 @@
+// @ts-check
 // Figure 5: recovery after a timeout, until the next run can start.
 //
 // A sample is what an agent meets when its code hangs: a busy loop with a

@@ -1,3 +1,4 @@
+// @ts-check
 // Writes the results as bench/results.json and as the table in bench/RESULTS.md.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -36,6 +37,11 @@ function tableRow(figure) {
   ].join(" | ").trim();
 }
 
+/**
+ * The results as RESULTS.md's text.
+ *
+ * @param {{ date: string, machine: any, settings: any, figures: any[], details: any, note?: string }} results
+ */
 export function markdown({ date, machine, settings, figures, details, note }) {
   const missed = figures.filter((f) => f.target.met === false);
   const lines = [

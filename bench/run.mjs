@@ -1,3 +1,4 @@
+// @ts-check
 // `make bench`: measures, prints the table, writes bench/results.json and bench/RESULTS.md.
 //
 // Settings come from the environment (defaults in bench.mjs):

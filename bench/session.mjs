@@ -1,3 +1,4 @@
+// @ts-check
 // Figures 4, 6 and 8: sessions as an agent uses them, on every target (the
 // agent path, bench/client/, included). Sandpit's cost per run depends on how
 // many runs its page (or widget) already shows, so each measurement says

@@ -1,3 +1,4 @@
+// @ts-check
 // Figure 7b: the app's own share of the download, everything in dist/
 // except the vendored Pyodide, gzipped at level 9 as a static host would;
 // and within it the app's own wasm and JS, which the target names.

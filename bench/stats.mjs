@@ -1,3 +1,4 @@
+// @ts-check
 // Summaries of repeated measurements: every figure is reported as a
 // statistic over n samples together with the smallest and largest sample.
 

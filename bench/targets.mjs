@@ -1,3 +1,4 @@
+// @ts-check
 // What is measured side by side: Sandpit as users get it (its UI, through
 // the data-testid hooks), Sandpit as an agent gets it (its embedding client
 // and a headless widget, bench/client/) and the raw baseline (bench/raw/).

@@ -1,11 +1,13 @@
+// @ts-check
 // Sandpit's Python worker: a module worker (Pyodide 314 refuses classic
 // workers) that loads Pyodide once, installs the runner, locks itself down,
 // then runs one job at a time.
 //
 // Message shapes are defined in Rust (src/protocol.rs). This file builds
-// them by hand, and the browser tests validate every message it sends
-// against the JSON Schema generated from those types. Every message is an
-// object with one field, named for its kind: `{ done: { id, result } }`.
+// them by hand, type-checked against the declarations generated from those
+// types (www/generated/protocol.d.ts), and the browser tests validate every
+// message it sends against the JSON Schema generated from them too. Every
+// message is an object with one field, named for its kind: `{ done: { id, result } }`.
 //
 // What Python may reach is decided here and by this script's own CSP (see
 // SECURITY.md): after start-up the worker's storage APIs, its postMessage and
@@ -22,7 +24,44 @@
 // snapshot.mjs), else starts it from scratch. The snapshot is made by a
 // worker started for nothing else (`make_snapshot` in its config): it never
 // takes a run, so no user code ever touches what later starts restore.
+import { INTERRUPT_SIGNAL, NUDGE_SIGNAL, SNAPSHOT_MAKER_NAME } from "../www/generated/names.js";
 import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from "./snapshot.mjs";
+
+/**
+ * @import { BodyOf, KindOf, HostMessage, RunRequest, Query, Answer, BlockedRequest, WorkerConfig, WorkerMessage, LoadProgress, SnapshotUse } from "../www/generated/protocol.js"
+ * @import { PyodideAPI } from "pyodide"
+ */
+
+/**
+ * Pyodide as this worker drives it; its types leave out the hook for fatal errors.
+ *
+ * @typedef {PyodideAPI & { _api: { on_fatal: (error: any) => void } }} Pyodide
+ */
+
+/**
+ * The runner module (runner.py), as a Python proxy: its functions called from here.
+ *
+ * @typedef {{
+ *   configure(indexJson: string, interruptSignal: number, nudgeSignal: number): void,
+ *   watch_signals(word: Int32Array): void,
+ *   run(requestJson: string, emit: (stream: string, text: string) => void, eager: boolean, failuresJson: string): string | PromiseLike<string> & { destroy(): void },
+ *   read_file(session: string, path: string): string,
+ *   check(code: string): string,
+ *   clear_session(session: string): void,
+ * }} Runner
+ */
+
+/**
+ * What the runner needs to explain a failed import (see `packageIndex`).
+ *
+ * @typedef {{ imports: Record<string, string>, bundled: string[] }} PackageIndex
+ */
+
+/**
+ * The bundle's pyodide/manifest.json (scripts/vendor-pyodide.mjs).
+ *
+ * @typedef {{ fetched: Record<string, number>, bundled: string[], snapshot_key: string }} Manifest
+ */
 
 /** Minimum time between two progress messages, so a fast download does not flood the host. */
 const PROGRESS_INTERVAL_MS = 50;
@@ -40,6 +79,8 @@ const RUNNER_URL = new URL("runner.py", import.meta.url).href;
  * the origin's storage (the app's IndexedDB, Cache Storage, OPFS), every
  * channel to the page except our port, and every way to start new code with
  * fresh globals.
+ *
+ * @type {[() => object, string[]][]}
  */
 const LOCKED_DOWN = [
   [() => self, ["indexedDB", "caches", "postMessage", "onmessage", "onmessageerror"]],
@@ -47,46 +88,67 @@ const LOCKED_DOWN = [
   [() => self.navigator, ["storage", "serviceWorker", "locks"]],
 ];
 
-/** The channel to the host; null until `init`. Never stored where Python can reach it. */
+/**
+ * The channel to the host; null until `init`. Never stored where Python can reach it.
+ *
+ * @type {MessagePort | null}
+ */
 let port = null;
-let pyodide = null;
-let runner = null;
+/** @type {Pyodide} */
+let pyodide;
+/** @type {Runner} */
+let runner;
 /**
  * The word Pyodide reads interrupts from, when the page is cross-origin
  * isolated. A plain Int32Array: Pyodide polls it at every check for signals
  * (two per `print`), and an object with accessors there made a loop of
  * prints about a quarter slower. A SIGINT that Pyodide's poll wipes out is
  * written again by the host; the runner lets only the first reach the code.
+ *
+ * @type {Int32Array | null}
  */
 let interrupt = null;
-/** The run in progress, so a worker closed from Python can still say so. */
+/**
+ * The run in progress, so a worker closed from Python can still say so.
+ *
+ * @type {number | null}
+ */
 let currentRun = null;
 /** Set once the interpreter is gone; the host replaces this worker. */
 let crashed = false;
-/** CSP violations seen during the current run. */
+/**
+ * CSP violations seen during the current run.
+ *
+ * @type {BlockedRequest[]}
+ */
 let blocked = [];
 /** Jobs arrive one at a time from the host, but chaining keeps them ordered regardless. */
 let chain = Promise.resolve();
 
-/** Sends the host a message of kind `kind` (see WorkerMessage in src/protocol.rs). */
-const post = (kind, body) => port.postMessage({ [kind]: body });
-
 /**
- * The name the host gives the snapshot maker's worker (MAKER_NAME in
- * src/runtime/worker.rs): it starts Python its own way, at `init`.
+ * Sends the host a message of kind `kind` (see WorkerMessage in src/protocol.rs).
+ *
+ * @template {KindOf<WorkerMessage>} K
+ * @param {K} kind
+ * @param {BodyOf<WorkerMessage, K>} body
  */
-const MAKER_NAME = "sandpit-snapshot-maker";
+const post = (kind, body) => /** @type {MessagePort} */ (port).postMessage({ [kind]: body });
 
 const fetches = startFetches();
 
-/** The latest start-up progress, kept until `init` brings the port. */
+/**
+ * The latest start-up progress, kept until `init` brings the port.
+ *
+ * @type {LoadProgress | null}
+ */
 let progressSoFar = null;
+/** @param {LoadProgress} body */
 const progress = (body) => {
   progressSoFar = body;
   if (port !== null) post("progress", body);
 };
 /** Python starting (see `startEarly`); null for the snapshot maker. */
-const starting = self.name === MAKER_NAME ? null : startEarly();
+const starting = self.name === SNAPSHOT_MAKER_NAME ? null : startEarly();
 // Its failure is reported by `init`, not as unhandled meanwhile.
 starting?.catch(() => {});
 
@@ -107,7 +169,11 @@ self.onmessage = (event) => {
   chain = chain.then(() => init(message.config));
 };
 
-/** Queues `work` after the jobs before it, clearing first any interrupt meant for an earlier job. */
+/**
+ * Queues `work` after the jobs before it, clearing first any interrupt meant for an earlier job.
+ *
+ * @param {() => Promise<void>} work
+ */
 function job(work) {
   chain = chain.then(() => {
     if (interrupt) Atomics.store(interrupt, 0, 0);
@@ -115,12 +181,18 @@ function job(work) {
   });
 }
 
-/** The one field of a message (see `post`): its kind and what it carries. */
+/**
+ * The one field of a message (see `post`): its kind and what it carries.
+ *
+ * @param {unknown} message
+ * @returns {{ kind: string | undefined, body: any }}
+ */
 function tagOf(message) {
   const [kind, body] = Object.entries(message ?? {})[0] ?? [];
   return { kind, body };
 }
 
+/** @param {HostMessage} message */
 function onHostMessage(message) {
   const { kind, body } = tagOf(message);
   switch (kind) {
@@ -142,6 +214,8 @@ function onHostMessage(message) {
  * Tells the host the interpreter is gone: a fatal error leaves the running
  * coroutine unsettled forever, so without this the host would only notice
  * at the run's timeout.
+ *
+ * @param {string} message
  */
 function reportCrash(message) {
   crashed = true;
@@ -160,7 +234,7 @@ function reportCrash(message) {
 // grace period.
 for (const type of ["error", "unhandledrejection"]) {
   self.addEventListener(type, (event) => {
-    const error = event.error ?? event.reason;
+    const error = /** @type {ErrorEvent} */ (event).error ?? /** @type {PromiseRejectionEvent} */ (event).reason;
     if (!crashed && error?.type === "KeyboardInterrupt" && currentRun !== null) {
       reportCrash("the interrupt escaped the running code");
     }
@@ -170,8 +244,9 @@ for (const type of ["error", "unhandledrejection"]) {
 
 // The browser reports what the CSP refused; the run's result lists it.
 self.addEventListener("securitypolicyviolation", (event) => {
-  if (event.isTrusted && currentRun !== null) {
-    blocked.push({ url: event.blockedURI || "(inline)", directive: event.effectiveDirective });
+  const violation = /** @type {SecurityPolicyViolationEvent} */ (event);
+  if (violation.isTrusted && currentRun !== null) {
+    blocked.push({ url: violation.blockedURI || "(inline)", directive: violation.effectiveDirective });
   }
 });
 
@@ -189,7 +264,7 @@ function lockDown() {
     const root = target();
     for (const name of names) {
       for (let object = root; object; object = Object.getPrototypeOf(object)) {
-        if (Object.prototype.hasOwnProperty.call(object, name)) delete object[name];
+        if (Object.prototype.hasOwnProperty.call(object, name)) Reflect.deleteProperty(object, name);
       }
       if (root && name in root) throw new Error(`could not remove ${name} from the worker`);
     }
@@ -201,12 +276,17 @@ function lockDown() {
  * `fetch` (Pyodide calls the global at request time), and reports
  * `(loaded, seen)` at most every PROGRESS_INTERVAL_MS and once at the end;
  * `seen` is the sum of the Content-Length of the responses so far.
+ *
+ * @template T
+ * @param {(loaded: number, seen: number) => void} report
+ * @param {() => Promise<T>} body
  */
 async function countingDownloads(report, body) {
   const realFetch = self.fetch;
   let loaded = 0;
   let seen = 0;
   let lastSent = 0;
+  /** @param {boolean} force */
   const tick = (force) => {
     const now = performance.now();
     if (!force && now - lastSent < PROGRESS_INTERVAL_MS) return;
@@ -249,13 +329,15 @@ async function countingDownloads(report, body) {
  * fails that check is terminated without ever getting `init`.
  */
 function startFetches() {
-  const fetchJson = async (url) => (await fetch(url)).json();
+  const fetchJson = async (/** @type {URL} */ url) => (await fetch(url)).json();
+  /** @type {Promise<Manifest>} */
   const manifest = fetchJson(new URL("manifest.json", PYODIDE_URL));
   // Fetched now, not once the manifest is in: a fetch made while Python
   // loads would be counted as its download (`countingDownloads`).
   const lock = fetchJson(new URL("pyodide-lock.json", PYODIDE_URL));
   const index = Promise.all([lock, manifest]).then(([found, about]) => packageIndex(found, about));
   const source = fetch(RUNNER_URL).then((response) => response.text());
+  /** @type {Promise<typeof import("pyodide")>} */
   const loader = import(new URL("pyodide.mjs", PYODIDE_URL).href);
   // Their failures are reported where they are awaited, not as unhandled meanwhile.
   for (const pending of [manifest, lock, index, source, loader]) pending.catch(() => {});
@@ -272,14 +354,19 @@ function startFetches() {
  * Installs the runner into a started Pyodide and gives it the package index.
  * Also after a restore: the module is in the snapshot's memory already, but
  * its file is not in the file system (which a snapshot does not hold), and
- * tracebacks read it from there.
+ * tracebacks read it from there. The runner gets the signals the host
+ * writes into the interrupt buffer with the index.
+ *
+ * @param {PyodideAPI} started
+ * @returns {Promise<{ installed: Runner, index: PackageIndex }>}
  */
 async function installRunner(started) {
   const sitePackages = started.runPython("import site; site.getsitepackages()[0]");
   started.FS.writeFile(`${sitePackages}/${RUNNER_MODULE}.py`, await fetches.source);
+  /** @type {Runner} */
   const installed = started.pyimport(RUNNER_MODULE);
   const index = await fetches.index;
-  installed.configure(JSON.stringify(index));
+  installed.configure(JSON.stringify(index), INTERRUPT_SIGNAL, NUDGE_SIGNAL);
   return { installed, index };
 }
 
@@ -288,11 +375,16 @@ async function installRunner(started) {
  * from scratch. Returns the interpreter and how the snapshot was used
  * (`used`, `absent`, or `rejected` with why), which `ready` reports. Any
  * failure of the snapshot path ends in a start from scratch.
+ *
+ * @param {typeof import("pyodide").loadPyodide} loadPyodide
+ * @param {Promise<{ absent: true } | { rejected: string } | { verified: Promise<ArrayBuffer> }>} stored
+ * @param {(loaded: number) => void} startup
+ * @returns {Promise<{ started: PyodideAPI, snapshot: SnapshotUse }>}
  */
 async function startPython(loadPyodide, stored, startup) {
   const indexURL = PYODIDE_URL;
   const found = await stored;
-  if (found.verified) {
+  if ("verified" in found) {
     try {
       const restore = () => loadPyodide({ indexURL, _loadSnapshot: found.verified });
       const restored = await countingDownloads(startup, restore);
@@ -302,13 +394,14 @@ async function startPython(loadPyodide, stored, startup) {
       const reason =
         error instanceof SnapshotRejected
           ? error.message
-          : `Pyodide could not restore it: ${error?.message ?? error}`;
+          : `Pyodide could not restore it: ${/** @type {Error} */ (error)?.message ?? error}`;
       const started = await countingDownloads(startup, () => loadPyodide({ indexURL }));
       return { started, snapshot: { rejected: { reason } } };
     }
   }
   const started = await countingDownloads(startup, () => loadPyodide({ indexURL }));
-  const snapshot = found.rejected ? { rejected: { reason: found.rejected } } : "absent";
+  /** @type {SnapshotUse} */
+  const snapshot = "rejected" in found ? { rejected: { reason: found.rejected } } : "absent";
   return { started, snapshot };
 }
 
@@ -318,6 +411,8 @@ async function startPython(loadPyodide, stored, startup) {
  * never sends `init` to such a worker (it waits for the service worker to
  * add the CSP, then starts another), so it would download Pyodide for
  * nothing; this check saves that, while the guard is the page's.
+ *
+ * @returns {Promise<{ started: PyodideAPI, snapshot: SnapshotUse, installed: Runner, index: PackageIndex } | null>}
  */
 async function startEarly() {
   // Read before lockDown removes Cache Storage, beside the check below.
@@ -331,9 +426,12 @@ async function startEarly() {
   const { loadPyodide } = await fetches.loader;
   // The manifest knows the sizes up front, so the bar never runs backwards.
   // Python does not wait for it: progress is reported once it is in.
-  const sizeOf = (manifest) => Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
+  const sizeOf = (/** @type {Manifest} */ manifest) =>
+    Object.values(manifest.fetched).reduce((sum, size) => sum + size, 0);
+  /** @type {number | null} */
   let total = null;
   fetches.manifest.then((manifest) => (total = sizeOf(manifest)), () => {});
+  /** @param {number} loaded */
   const startup = (loaded) => {
     if (total === null) return;
     // Once every byte is in, what remains is compiling and starting the interpreter.
@@ -347,13 +445,14 @@ async function startEarly() {
   return { started, snapshot, installed, index };
 }
 
+/** @param {WorkerConfig} config */
 async function init(config) {
   try {
     if (progressSoFar !== null) post("progress", progressSoFar);
     const begun = await starting;
     if (begun === null) throw new Error("the worker's script came without its Content-Security-Policy");
     const { started, snapshot, installed, index } = begun;
-    pyodide = started;
+    pyodide = /** @type {Pyodide} */ (started);
     runner = installed;
     packageOfImport = new Map(Object.entries(index.imports));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
@@ -370,7 +469,7 @@ async function init(config) {
     lockDown();
     post("ready", { python, pyodide: pyodide.version, snapshot });
   } catch (error) {
-    post("fatal", { message: `Python failed to start: ${error?.message ?? error}` });
+    post("fatal", { message: `Python failed to start: ${/** @type {Error} */ (error)?.message ?? error}` });
   }
 }
 
@@ -387,11 +486,11 @@ async function makeSnapshot() {
     const [manifest, { loadPyodide }] = await Promise.all([fetches.manifest, fetches.loader]);
     const made = await loadPyodide({ indexURL: PYODIDE_URL, _makeSnapshot: true });
     await installRunner(made);
-    const bytes = made.makeMemorySnapshot();
+    const bytes = /** @type {Uint8Array<ArrayBuffer>} */ (made.makeMemorySnapshot());
     await storeSnapshot(self.caches, PYODIDE_URL, manifest.snapshot_key, bytes);
     post("snapshot_stored", { bytes: bytes.byteLength });
   } catch (error) {
-    post("fatal", { message: `could not make a start-up snapshot: ${error?.message ?? error}` });
+    post("fatal", { message: `could not make a start-up snapshot: ${/** @type {Error} */ (error)?.message ?? error}` });
   }
 }
 
@@ -402,8 +501,9 @@ async function makeSnapshot() {
  * 0.05 ms more.
  */
 const settleChannel = new MessageChannel();
+/** @type {((value?: unknown) => void)[]} */
 const settling = [];
-settleChannel.port1.onmessage = () => settling.shift()();
+settleChannel.port1.onmessage = () => /** @type {(value?: unknown) => void} */ (settling.shift())();
 const settle = () =>
   new Promise((resolve) => {
     settling.push(resolve);
@@ -413,6 +513,10 @@ const settle = () =>
 /**
  * The runner's output callback, capped on this side too: Python can find
  * it in the runner's frame and call it directly, and must not flood the host.
+ *
+ * @param {number} id
+ * @param {number} limitBytes
+ * @returns {(stream: unknown, text: unknown) => void}
  */
 function emitter(id, limitBytes) {
   let room = limitBytes;
@@ -428,8 +532,13 @@ function emitter(id, limitBytes) {
 /**
  * What the runner needs to explain a failed import: which import names
  * belong to which package, and which packages ship with the app.
+ *
+ * @param {{ packages: Record<string, { name: string, imports?: string[] }> }} lock
+ * @param {Manifest} manifest
+ * @returns {PackageIndex}
  */
 function packageIndex(lock, manifest) {
+  /** @type {Record<string, string>} */
   const imports = {};
   for (const entry of Object.values(lock.packages)) {
     for (const name of entry.imports ?? []) imports[name] = entry.name;
@@ -437,7 +546,11 @@ function packageIndex(lock, manifest) {
   return { imports, bundled: manifest.bundled };
 }
 
-/** Import name -> Pyodide package, from its lockfile (set once Python has started). */
+/**
+ * Import name -> Pyodide package, from its lockfile (set once Python has started).
+ *
+ * @type {Map<string, string>}
+ */
 let packageOfImport = new Map();
 
 /**
@@ -447,6 +560,8 @@ let packageOfImport = new Map();
  * already loaded. This look at the text errs towards "may": a name it cannot
  * rule out, or an import continued on the next line, sends the code to
  * Pyodide's search.
+ *
+ * @param {string} code
  */
 function mayNeedPackages(code) {
   if (!/\bimport\b/.test(code)) return false;
@@ -467,14 +582,21 @@ function mayNeedPackages(code) {
  * names through the lockfile, submodules stripped) and those the request names, reporting
  * bytes as they arrive. Returns the packages that failed, with why: the
  * runner turns a later ImportError into the right hint.
+ *
+ * @param {number} id
+ * @param {RunRequest} request
+ * @param {boolean} fromImports
  */
 async function loadPackages(id, request, fromImports) {
+  const { packages = [] } = request;
+  /** @type {Record<string, "blocked" | "network">} */
   const failures = {};
+  /** @type {string[]} */
   const names = [];
   // Pyodide's messages say what it loads and what failed ("Failed to load a,
   // b" and "The following error occurred while loading a:"), including
   // wheels refused by their integrity hash.
-  const listen = (message) => {
+  const listen = (/** @type {unknown} */ message) => {
     const text = String(message);
     const loading = text.match(/^Loading (.+)$/);
     for (const name of loading?.[1].split(", ") ?? []) {
@@ -487,7 +609,7 @@ async function loadPackages(id, request, fromImports) {
     }
   };
   // A response without Content-Length still counts: the total is then what arrived.
-  const report = (loaded, total) => {
+  const report = (/** @type {number} */ loaded, /** @type {number} */ total) => {
     if (loaded > 0) {
       post("package_progress", { id, packages: names, loaded, total: Math.max(total, loaded) });
     }
@@ -501,14 +623,18 @@ async function loadPackages(id, request, fromImports) {
         // Code that does not parse: the runner reports the SyntaxError.
       }
     }
-    if (request.packages.length > 0) {
-      await pyodide.loadPackage(request.packages, options);
+    if (packages.length > 0) {
+      await pyodide.loadPackage(packages, options);
     }
   });
   return failures;
 }
 
-/** What `runner.run` gave: its result JSON, or the coroutine's once awaited (its proxy then freed). */
+/**
+ * What `runner.run` gave: its result JSON, or the coroutine's once awaited (its proxy then freed).
+ *
+ * @param {string | PromiseLike<string> & { destroy(): void }} outcome
+ */
 async function finished(outcome) {
   if (typeof outcome === "string") return outcome;
   try {
@@ -518,6 +644,10 @@ async function finished(outcome) {
   }
 }
 
+/**
+ * @param {number} id
+ * @param {RunRequest} request
+ */
 async function run(id, request) {
   const emit = emitter(id, request.limits.output_bytes);
   currentRun = id;
@@ -527,7 +657,7 @@ async function run(id, request) {
     let failures = {};
     // The run's timeout started when the host sent it; downloads stop it
     // until `started`. A run that loads nothing sends neither message.
-    if (fromImports || request.packages.length > 0) {
+    if (fromImports || (request.packages ?? []).length > 0) {
       post("loading_packages", { id });
       failures = await loadPackages(id, request, fromImports);
       // Downloads the CSP refused are reported as tasks: let them arrive.
@@ -547,15 +677,21 @@ async function run(id, request) {
     post("done", { id, result });
   } catch (error) {
     // Reached only when the interpreter itself fails; the runner reports user errors.
-    if (!crashed) post("run_failed", { id, message: String(error?.message ?? error) });
+    if (!crashed) post("run_failed", { id, message: String(/** @type {Error} */ (error)?.message ?? error) });
   } finally {
     currentRun = null;
   }
 }
 
-/** Answers a query (see `Query` in src/protocol.rs); it changes no session. */
+/**
+ * Answers a query (see `Query` in src/protocol.rs); it changes no session.
+ *
+ * @param {number} id
+ * @param {Query} query
+ */
 async function answer(id, query) {
   try {
+    /** @type {Answer} */
     let found;
     const { kind, body } = tagOf(query);
     switch (kind) {
@@ -570,10 +706,14 @@ async function answer(id, query) {
     }
     post("answer", { id, answer: found, error: null });
   } catch (error) {
-    post("answer", { id, answer: null, error: String(error?.message ?? error) });
+    post("answer", { id, answer: null, error: String(/** @type {Error} */ (error)?.message ?? error) });
   }
 }
 
+/**
+ * @param {number} id
+ * @param {string} session
+ */
 async function clearSession(id, session) {
   runner.clear_session(session);
   post("session_cleared", { id });

@@ -1,3 +1,4 @@
+// @ts-check
 // The agent path's page for `make bench`: Sandpit as a model uses it, through
 // the embedding client (sandpit-client.js) and a headless widget, no UI.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // The raw baseline's page for `make bench`: Pyodide with nothing added.
 //
 // It starts the same Pyodide files as Sandpit in a module worker and sends

@@ -1,3 +1,4 @@
+// @ts-check
 // The standalone page's tools for agents: WebMCP (with @mcp-b/webmcp-polyfill
 // standing in for a browser's built-in model context) and a desktop MCP
 // client reaching the open page through @mcp-b/webmcp-local-relay, with the
@@ -92,7 +93,7 @@ function freePort() {
     const server = createServer();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
+      const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // The sandbox boundary under attack: each case is Python a prompt-injected
 // model might write, run in the real app, and each asserts the specific way
 // it was stopped. A canary server on another loopback port must never hear

@@ -1,3 +1,4 @@
+// @ts-check
 // Keeps `make bench` working: the whole harness once, with tiny numbers.
 // No assertion on how long anything took; only that every figure of issue 6
 // is there, with real numbers, and that the report is written.

@@ -1,3 +1,4 @@
+// @ts-check
 // The built bundle (dist/) ships the app's own JS snippets and no others:
 // every page load preloads them and the service worker caches them, so a
 // stray one costs every visit. wasm-bindgen never deletes a snippet an

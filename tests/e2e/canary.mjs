@@ -1,3 +1,4 @@
+// @ts-check
 // A loopback HTTP server that records every request it receives: the
 // security tests fail if anything from the sandbox reaches it. With
 // `cors: true` it is instead a data server that an allowlisted sandbox may read.
@@ -19,13 +20,13 @@ export async function startCanary({ cors = false } = {}) {
     requests.push(`UPGRADE ${request.url}`);
     socket.destroy();
   });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  await new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(undefined)));
+  const origin = `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`;
   return {
     origin,
     requests,
     close: () =>
-      new Promise((ok) => {
+      new Promise((/** @type {(value?: unknown) => void} */ ok) => {
         server.closeAllConnections();
         server.close(() => ok());
       }),

@@ -1,3 +1,4 @@
+// @ts-check
 // The run contract, end to end: every result field, every error kind, sessions.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -85,7 +86,7 @@ describe("the run contract", () => {
       ["True", true],
     ]) {
       const { json } = await sandpit.run(code);
-      assert.deepEqual(json.value.json, expected, code);
+      assert.deepEqual(json.value.json, expected, String(code));
     }
     const nan = await sandpit.run("float('nan')");
     assert.deepEqual(nan.json.value, { repr: "nan", json: null, truncated: false });

@@ -1,3 +1,4 @@
+// @ts-check
 // Files in and out: attached files land in the session's working directory,
 // files the run creates or changes come back as artifacts.
 import assert from "node:assert/strict";

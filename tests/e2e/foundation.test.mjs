@@ -1,3 +1,4 @@
+// @ts-check
 // The walking skeleton, end to end: the real bundle, real Chromium, real Pyodide.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -251,6 +252,7 @@ describe("a run started while Python is loading", () => {
       const NativeWorker = window.Worker;
       window.__workers = [];
       window.Worker = class extends NativeWorker {
+        /** @param {ConstructorParameters<typeof Worker>} args */
         constructor(...args) {
           super(...args);
           // "loading" only while the HTML is parsed: the app is a module script, which runs after.

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared set-up for the browser tests: the built bundle served on loopback,
 // Debian's headless Chromium driven by playwright-core, and a page object.
 //
@@ -92,6 +93,11 @@ function recordWorkerMessages() {
   const protocolPorts = new WeakSet();
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
+    /**
+     * @param {any} data
+     * @param {any} transfer
+     * @param {[]} rest
+     */
     postMessage(data, transfer, ...rest) {
       record("host", data);
       for (const port of Array.isArray(transfer) ? transfer : []) {
@@ -169,6 +175,8 @@ export async function openProfile(options = {}) {
  * `embedOrigins` are pages allowed to drive the widget.
  * `server` is exposed so a test can stop it (offline) or serve another
  * deployment from the same origin (`server.setRoot`).
+ *
+ * @param {{ isolated?: boolean, secure?: boolean, allowOrigins?: string[], embedOrigins?: string[], root?: string }} [options]
  */
 export async function startApp({ isolated = true, secure = true, allowOrigins, embedOrigins, root = DIST } = {}) {
   assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
@@ -456,7 +464,7 @@ export class SandpitPage {
     await this.page.getByTestId("new-session-name").fill(name);
     await this.page.getByTestId("new-session").click();
     await this.page.waitForFunction(
-      (n) => document.querySelector('[data-testid="session"]').value === n,
+      (n) => /** @type {HTMLSelectElement} */ (document.querySelector('[data-testid="session"]')).value === n,
       name,
     );
   }

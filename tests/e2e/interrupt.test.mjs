@@ -1,3 +1,4 @@
+// @ts-check
 // Interrupts stop the run they are meant for, every time. The test plays the
 // host's part against a second real worker (pyodide-loader/worker.mjs with
 // the real Pyodide) in the app's cross-origin isolated page, so it can write
@@ -6,6 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
+import { INTERRUPT_SIGNAL, NUDGE_SIGNAL, WORKER_PATH } from "../../www/generated/names.js";
 import { useSandpit } from "./harness.mjs";
 
 /** Interrupts in a row for the busy-loop test: Pyodide wipes out about one write in fifteen, which only the repeats recover. */
@@ -33,18 +35,15 @@ const BUSY_LOOP = 'print("looping")\nwhile True:\n    pass';
  * as src/runtime/supervisor.rs decides; `interrupt()` writes it once, now.
  * Resolves once the worker is ready.
  */
-async function startHost({ lostAfterMs, repeatMs, nudgeMs, request }) {
-  /** SIGINT, which Pyodide raises as KeyboardInterrupt, and the runner's nudge (as src/runtime/worker.rs writes them). */
-  const SIGINT = 2;
-  const SIGUSR1 = 10;
+async function startHost({ lostAfterMs, repeatMs, nudgeMs, request, signals, workerPath }) {
   const buffer = new SharedArrayBuffer(4);
   const word = new Int32Array(buffer);
-  const interrupt = () => Atomics.store(word, 0, SIGINT);
-  const nudge = () => Atomics.compareExchange(word, 0, 0, SIGUSR1);
+  const interrupt = () => Atomics.store(word, 0, signals.interrupt);
+  const nudge = () => Atomics.compareExchange(word, 0, 0, signals.nudge);
   const channel = new MessageChannel();
   const waiting = new Map();
   const streaming = new Map();
-  const ready = new Promise((resolve, reject) => {
+  const ready = new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
     // Each message is an object with one field, named for its kind.
     channel.port1.onmessage = ({ data }) => {
       const [[kind, body]] = Object.entries(data);
@@ -54,7 +53,7 @@ async function startHost({ lostAfterMs, repeatMs, nudgeMs, request }) {
       if (kind === "done" || kind === "run_failed") waiting.get(body.id)?.({ kind, body });
     };
   });
-  const worker = new Worker(new URL("pyodide-loader/worker.mjs", location.href), { type: "module" });
+  const worker = new Worker(new URL(workerPath, location.href), { type: "module" });
   const config = {
     interrupt_buffer: buffer,
     port: channel.port2,
@@ -106,7 +105,17 @@ describe("interrupts", () => {
     const request = await sandpit.page.evaluate(
       () => window.__sandpitMessages.find((m) => m.from === "host" && m.kind === "run").data.run.request,
     );
-    await sandpit.page.evaluate(startHost, { lostAfterMs: LOST_AFTER_MS, repeatMs: REPEAT_MS, nudgeMs: NUDGE_MS, request });
+    // The signals and the worker as the host has them (src/names.rs).
+    const signals = { interrupt: INTERRUPT_SIGNAL, nudge: NUDGE_SIGNAL };
+    const host = {
+      lostAfterMs: LOST_AFTER_MS,
+      repeatMs: REPEAT_MS,
+      nudgeMs: NUDGE_MS,
+      request,
+      signals,
+      workerPath: WORKER_PATH,
+    };
+    await sandpit.page.evaluate(startHost, host);
   });
 
   test("an interrupt meant for a run that has finished does not hit the next one", async () => {

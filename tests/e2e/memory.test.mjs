@@ -1,3 +1,4 @@
+// @ts-check
 // What the page keeps of its runs (benchmark figure 8), as size bounds, not
 // timings. Kept results live outside the app's wasm memory: a wasm module's
 // linear memory never shrinks, so a history of results held there would
@@ -31,7 +32,7 @@ const BOUND = ((RUNS - 1) * PRINTED) / 4;
 /** Before any page script: keeps a handle on the app's wasm memory once Trunk has started it. */
 function watchAppMemory() {
   addEventListener("TrunkApplicationStarted", (event) => {
-    window.__appMemory = event.detail?.wasm?.memory ?? null;
+    window.__appMemory = /** @type {CustomEvent} */ (event).detail?.wasm?.memory ?? null;
   });
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Packages and figures, offline: every non-loopback host is unreachable in
 // these tests (the harness aborts such requests), as for a user offline.
 import assert from "node:assert/strict";

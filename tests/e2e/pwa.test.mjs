@@ -1,3 +1,4 @@
+// @ts-check
 // The installable, offline app: the service worker, updates, installation,
 // and the user's work across reloads. Each test starts its own server and
 // browser and stops both.
@@ -59,7 +60,7 @@ async function markIndex(dir, marker) {
 }
 
 const pageMarker = (sandpit) =>
-  sandpit.page.evaluate(() => document.querySelector('meta[name="sandpit-test"]')?.content ?? null);
+  sandpit.page.evaluate(() => document.querySelector('meta[name="sandpit-test"]')?.getAttribute("content") ?? null);
 
 /** The sha256 of what Cache Storage holds for `path` (relative to the app), or null. */
 function cachedSha256(sandpit, path) {
@@ -370,7 +371,7 @@ describe("the user's work", () => {
         new MutationObserver(() => {
           if (runs.querySelector('[data-testid="run-entry"][data-phase="ok"]')) location.reload();
         }).observe(runs, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
-        const editor = document.querySelector('[data-testid="code"]');
+        const editor = /** @type {HTMLTextAreaElement} */ (document.querySelector('[data-testid="code"]'));
         editor.value = "'left at once'";
         editor.dispatchEvent(new Event("input", { bubbles: true }));
         document.querySelector('[data-testid="run"]').click();
@@ -431,7 +432,7 @@ describe("the user's files", () => {
     const reason = "the browser's storage refused the write (QuotaExceededError)";
     await sandpit.page.evaluate(
       (message) =>
-        new Promise((resolve, reject) => {
+        new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
           const opening = indexedDB.open("sandpit");
           opening.onerror = () => reject(opening.error);
           opening.onsuccess = () => {
@@ -539,9 +540,9 @@ describe("packages from another origin", () => {
       if (body) response.writeHead(200, headers).end(body);
       else response.writeHead(404, headers).end();
     });
-    await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+    await new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(undefined)));
     packages = {
-      url: `http://127.0.0.1:${server.address().port}`,
+      url: `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`,
       close: () => new Promise((ok) => server.close(ok)),
     };
 

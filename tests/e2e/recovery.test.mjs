@@ -1,3 +1,4 @@
+// @ts-check
 // Time limits, cancels and crashes: the sandbox stops the code, says why,
 // and keeps (or restores) the session's state. Run on a cross-origin
 // isolated page (interrupts) and on a plain one (terminate and replay).

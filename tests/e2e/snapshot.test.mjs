@@ -1,3 +1,4 @@
+// @ts-check
 // The start-up snapshot (pyodide-loader/snapshot.mjs): a first visit stores
 // Python's memory after start-up, made by a worker that runs no user code;
 // a return visit restores it instead of starting Python from scratch. Each

@@ -1,3 +1,4 @@
+// @ts-check
 // The embeddable widget, driven from pages on other origins: the demo chat
 // page, the JS client (www/sandpit-client.js), and the official MCP SDK
 // client over @mcp-b/transports' iframe transport. A page whose origin the

@@ -31,18 +31,20 @@ export type Availability = "offline" | "network" | "unavailable";
  */
 export type Answer =
   | {
-      /**
-       * The bytes, base64.
-       */
-      content_base64: string;
-      kind: "file";
+      file: {
+        /**
+         * The bytes, base64.
+         */
+        content_base64: string;
+      };
     }
   | {
-      kind: "check";
-      /**
-       * The findings.
-       */
-      report: CheckReport;
+      check: {
+        /**
+         * The findings.
+         */
+        report: CheckReport;
+      };
     };
 /**
  * Image format for captured matplotlib figures.
@@ -53,44 +55,48 @@ export type FigureFormat = "png" | "svg";
  */
 export type HostMessage =
   | {
-      /**
-       * Where to load from.
-       */
-      config: WorkerConfig;
-      type: "init";
+      init: {
+        /**
+         * Where to load from.
+         */
+        config: WorkerConfig;
+      };
     }
   | {
-      /**
-       * Id echoed in every answer.
-       */
-      id: number;
-      /**
-       * What to run.
-       */
-      request: RunRequest;
-      type: "run";
+      run: {
+        /**
+         * Id echoed in every answer.
+         */
+        id: number;
+        /**
+         * What to run.
+         */
+        request: RunRequest;
+      };
     }
   | {
-      /**
-       * Id echoed in the answer.
-       */
-      id: number;
-      /**
-       * The question.
-       */
-      query: Query;
-      type: "query";
+      query: {
+        /**
+         * Id echoed in the answer.
+         */
+        id: number;
+        /**
+         * The question.
+         */
+        query: Query;
+      };
     }
   | {
-      /**
-       * Id echoed in the answer.
-       */
-      id: number;
-      /**
-       * The session.
-       */
-      session: string;
-      type: "clear_session";
+      clear_session: {
+        /**
+         * Id echoed in the answer.
+         */
+        id: number;
+        /**
+         * The session.
+         */
+        session: string;
+      };
     };
 /**
  * A 4-byte SharedArrayBuffer, passed by postMessage as itself.
@@ -105,22 +111,24 @@ export type HostPort = MessagePort;
  */
 export type Query =
   | {
-      kind: "read_file";
-      /**
-       * Path relative to its working directory.
-       */
-      path: string;
-      /**
-       * The session.
-       */
-      session: string;
+      read_file: {
+        /**
+         * Path relative to its working directory.
+         */
+        path: string;
+        /**
+         * The session.
+         */
+        session: string;
+      };
     }
   | {
-      /**
-       * Python source.
-       */
-      code: string;
-      kind: "check";
+      check: {
+        /**
+         * Python source.
+         */
+        code: string;
+      };
     };
 /**
  * Phases of bringing the runtime up, in order.
@@ -131,156 +139,152 @@ export type LoadStage = "download" | "start" | "runner";
  * start-up, stored by an earlier visit so later starts skip initialising it).
  */
 export type SnapshotUse =
+  | "used"
+  | "absent"
   | {
-      status: "used";
-    }
-  | {
-      status: "absent";
-    }
-  | {
-      /**
-       * Why.
-       */
-      reason: string;
-      status: "rejected";
+      rejected: {
+        /**
+         * Why.
+         */
+        reason: string;
+      };
     };
 /**
  * Messages from the worker to the host.
  */
 export type WorkerMessage =
   | {
-      /**
-       * Bytes downloaded so far.
-       */
-      loaded: number;
-      /**
-       * Current phase.
-       */
-      stage: LoadStage;
-      /**
-       * Bytes to download in all, when known.
-       */
-      total?: number | null;
-      type: "progress";
+      progress: LoadProgress;
     }
   | {
-      /**
-       * Pyodide version, e.g. `314.0.7`.
-       */
-      pyodide: string;
-      /**
-       * Python version, e.g. `3.14.2`.
-       */
-      python: string;
-      /**
-       * Whether it was restored from the start-up snapshot.
-       */
-      snapshot: SnapshotUse;
-      type: "ready";
+      ready: {
+        /**
+         * Pyodide version, e.g. `314.0.7`.
+         */
+        pyodide: string;
+        /**
+         * Python version, e.g. `3.14.2`.
+         */
+        python: string;
+        /**
+         * Whether it was restored from the start-up snapshot.
+         */
+        snapshot: SnapshotUse;
+      };
     }
   | {
-      /**
-       * Its size.
-       */
-      bytes: number;
-      type: "snapshot_stored";
+      snapshot_stored: {
+        /**
+         * Its size.
+         */
+        bytes: number;
+      };
     }
   | {
-      /**
-       * What went wrong.
-       */
-      message: string;
-      type: "fatal";
+      fatal: {
+        /**
+         * What went wrong.
+         */
+        message: string;
+      };
     }
   | {
-      /**
-       * The run.
-       */
-      id: number;
-      /**
-       * Bytes downloaded so far.
-       */
-      loaded: number;
-      /**
-       * Packages being loaded.
-       */
-      packages: string[];
-      /**
-       * Bytes of the responses seen so far (grows as downloads start).
-       */
-      total: number;
-      type: "package_progress";
+      package_progress: {
+        /**
+         * The run.
+         */
+        id: number;
+        /**
+         * Bytes downloaded so far.
+         */
+        loaded: number;
+        /**
+         * Packages being loaded.
+         */
+        packages: string[];
+        /**
+         * Bytes of the responses seen so far (grows as downloads start).
+         */
+        total: number;
+      };
     }
   | {
-      /**
-       * The run.
-       */
-      id: number;
-      type: "loading_packages";
+      loading_packages: {
+        /**
+         * The run.
+         */
+        id: number;
+      };
     }
   | {
-      /**
-       * The run.
-       */
-      id: number;
-      type: "started";
+      started: {
+        /**
+         * The run.
+         */
+        id: number;
+      };
     }
   | {
-      /**
-       * The output.
-       */
-      chunk: OutputChunk;
-      /**
-       * The run.
-       */
-      id: number;
-      type: "stream";
+      stream: {
+        /**
+         * The output.
+         */
+        chunk: OutputChunk;
+        /**
+         * The run.
+         */
+        id: number;
+      };
     }
   | {
-      /**
-       * The run.
-       */
-      id: number;
-      /**
-       * What went wrong.
-       */
-      message: string;
-      type: "run_failed";
+      run_failed: {
+        /**
+         * The run.
+         */
+        id: number;
+        /**
+         * What went wrong.
+         */
+        message: string;
+      };
     }
   | {
-      /**
-       * The answer, when there is one.
-       */
-      answer?: Answer | null;
-      /**
-       * Why not, otherwise.
-       */
-      error?: string | null;
-      /**
-       * The `query` message's id.
-       */
-      id: number;
-      type: "answer";
+      answer: {
+        /**
+         * The answer, when there is one.
+         */
+        answer?: Answer | null;
+        /**
+         * Why not, otherwise.
+         */
+        error?: string | null;
+        /**
+         * The `query` message's id.
+         */
+        id: number;
+      };
     }
   | {
-      /**
-       * The `clear_session` message's id.
-       */
-      id: number;
-      type: "session_cleared";
+      session_cleared: {
+        /**
+         * The `clear_session` message's id.
+         */
+        id: number;
+      };
     }
   | {
-      /**
-       * The run.
-       */
-      id: number;
-      /**
-       * Its result (boxed: it dwarfs the other messages), with `stdout`
-       * and `stderr` empty: the output travels once, in `output`, and the
-       * host joins them from it.
-       */
-      result: RunResult;
-      type: "done";
+      done: {
+        /**
+         * The run.
+         */
+        id: number;
+        /**
+         * Its result (boxed: it dwarfs the other messages), with `stdout`
+         * and `stderr` empty: the output travels once, in `output`, and the
+         * host joins them from it.
+         */
+        result: RunResult;
+      };
     };
 
 /**
@@ -787,6 +791,23 @@ export interface OutputLimits {
    * Maximum bytes of the last value's repr.
    */
   value_bytes: number;
+}
+/**
+ * How far start-up has come.
+ */
+export interface LoadProgress {
+  /**
+   * Bytes downloaded so far.
+   */
+  loaded: number;
+  /**
+   * Current phase.
+   */
+  stage: LoadStage;
+  /**
+   * Bytes to download in all, when known.
+   */
+  total?: number | null;
 }
 /**
  * The kinds of `M`, a union of messages that are each an object of one field named for their kind.

@@ -1,0 +1,35 @@
+// What the tests leave on the pages they drive (through `page.evaluate` and
+// `page.addInitScript`), and what those pages have that DOM's types leave out.
+export {};
+
+declare global {
+  interface Window {
+    /** Every message between the page and its Python worker, as the harness recorded it. */
+    __sandpitMessages: any[];
+    /** The workers the page created, with what the test noted of each (foundation.test.mjs). */
+    __workers: any[];
+    /** interrupt.test.mjs's own host of a Python worker. */
+    __host: any;
+    /** The app's wasm memory, once Trunk has started it (memory.test.mjs). */
+    __appMemory: WebAssembly.Memory | null;
+    /** An embedding page's Sandpit client (widget.test.mjs, memory.test.mjs). */
+    sandpit: any;
+    /** An MCP client of the widget, from the official SDK (widget.test.mjs). */
+    mcp: any;
+    /** The runtime states the status line showed, in order (pwa.test.mjs). */
+    __runtimeStates: string[];
+    /** Chromium's find in page. */
+    find(text: string): boolean;
+  }
+
+  interface Navigator {
+    /** The testing shim of @mcp-b/webmcp-polyfill. */
+    modelContextTesting: any;
+  }
+
+  // The elements the tests select are the app's, all HTML elements.
+  interface ParentNode {
+    querySelector<E extends Element = HTMLElement>(selectors: string): E | null;
+    querySelectorAll<E extends Element = HTMLElement>(selectors: string): NodeListOf<E>;
+  }
+}
