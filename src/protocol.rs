@@ -190,7 +190,7 @@ pub enum StreamName {
 
 /// One write to stdout or stderr, kept in the order it happened.
 #[derive(Serialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
-// In the browser read by hand (crate::reader), natively by the derive.
+// In the browser read field by field (see the end of this file), natively by the derive.
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct OutputChunk {
@@ -434,7 +434,7 @@ pub struct Truncation {
 
 /// Everything a run hands back.
 #[derive(Serialize, JsonSchema, Debug, Clone, PartialEq)]
-// In the browser read by hand (crate::reader), natively by the derive.
+// In the browser read field by field (see the end of this file), natively by the derive.
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct RunResult {
@@ -630,7 +630,7 @@ impl Answer {
 
 /// Code checked without running it: a model's dry run before it spends a run.
 #[derive(Serialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
-// In the browser read by hand (crate::reader), natively by the derive.
+// In the browser read field by field (see the end of this file), natively by the derive.
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(deny_unknown_fields)]
 pub struct CheckReport {
@@ -808,6 +808,67 @@ pub enum WorkerMessage {
         result: Box<RunResult>,
     },
 }
+
+// How the browser reads run results and check reports: field by field
+// (crate::js::reader), with these lists of their fields on the wire.
+crate::js::reader::read_by_serde!(RunStatus, StreamName, HintCode, Availability);
+
+crate::js::reader::read_fields! {
+    RunResult {
+        status: "status",
+        stdout: "stdout",
+        stderr: "stderr",
+        output: "output",
+        value: "value",
+        displays: "displays",
+        error: "error",
+        exit_code: "exit_code",
+        duration_ms: "duration_ms",
+        truncated: "truncated",
+        blocked: "blocked",
+        artifacts: "artifacts",
+        files: "files",
+        restored: "restored",
+    }
+    OutputChunk { stream: "stream", text: "text" }
+    LastValue { repr: "repr", json: "json", truncated: "truncated" }
+    MimeBundle {
+        text: "text/plain",
+        html: "text/html",
+        markdown: "text/markdown",
+        png: "image/png",
+        svg: "image/svg+xml",
+        json: "application/json",
+    }
+    RunError {
+        kind: "type",
+        message: "message",
+        line: "line",
+        column: "column",
+        end_column: "end_column",
+        source: "source",
+        traceback: "traceback",
+        hint: "hint",
+    }
+    SourceLine { line: "line", text: "text" }
+    Hint { code: "code", message: "message" }
+    BlockedRequest { url: "url", directive: "directive" }
+    Truncation { output: "output", output_bytes_total: "output_bytes_total", displays: "displays" }
+    Artifact { path: "path", size: "size", mime: "mime", content_base64: "content_base64" }
+    FileEntry { path: "path", size: "size" }
+    Restoration { replayed: "replayed", lost: "lost" }
+    LostRun { session: "session", code_start: "code_start", reason: "reason" }
+    CheckReport { syntax_error: "syntax_error", imports: "imports" }
+    ImportPlan {
+        module: "module",
+        line: "line",
+        availability: "availability",
+        package: "package",
+        message: "message",
+    }
+}
+
+crate::js::reader::deserialize_by_hand!(RunResult, OutputChunk, CheckReport);
 
 /// JSON Schema of every message in both directions, generated from the types above.
 pub fn schema() -> serde_json::Value {

@@ -2,13 +2,15 @@
 //!
 //! A derived `Deserialize` is a visitor per struct (field names matched as
 //! strings, each field held aside until the end, then checked for absence),
-//! and reading a [`RunResult`] that way was the largest single piece of the
-//! app's wasm (issue 6). In the browser, a run's result, its streamed output,
+//! and reading a [`crate::protocol::RunResult`] that way was the largest
+//! single piece of the app's wasm. In the browser, a run's result, its streamed output,
 //! a check report and the records kept in browser storage (runs, files, the
 //! workspace) are read with this instead, wherever serde meets them (a worker
 //! message's field, a stored record): each struct asks its source for its
 //! fields by name. Natively the derive reads them, and `tests/reader.rs`
-//! reads the same JSON both ways, so the two agree field for field.
+//! reads the same JSON both ways, so the two agree field for field. The
+//! lists of fields are beside the types ([`crate::protocol`],
+//! [`crate::store::records`]), written with this module's macros.
 //!
 //! It accepts what `serde_wasm_bindgen` with the derive accepted: a struct is
 //! an object, of which only the named fields are read (others are ignored,
@@ -25,12 +27,6 @@ use serde::de::{DeserializeOwned, Error as _};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::js::bulk::{Json, Text};
-use crate::protocol::{
-    Artifact, Availability, BlockedRequest, CheckReport, FileEntry, Hint, HintCode, ImportPlan,
-    LastValue, LostRun, MimeBundle, OutputChunk, Restoration, RunError, RunResult, RunStatus,
-    SourceLine, StreamName, Truncation,
-};
-use crate::store::records::{Kept, Refusal, StoredFile, StoredOutcome, StoredRun, Workspace};
 
 /// A value to read from: a JS value in the browser, JSON natively (tests).
 pub trait Source: Sized {
@@ -67,16 +63,16 @@ pub trait FromSource: Sized {
     }
 }
 
-/// Field `name` of `source` read as a `T`.
-fn read_field<T: FromSource, S: Source>(source: &S, name: &'static str) -> Result<T, S::Error> {
+/// Field `name` of `source` read as a `T` (for [`read_fields`]).
+pub fn read_field<T: FromSource, S: Source>(source: &S, name: &'static str) -> Result<T, S::Error> {
     match source.field(name)? {
         Some(value) => T::read(value).map_err(|error| in_field(name, error)),
         None => T::absent(name),
     }
 }
 
-/// `error`, saying in which field it happened.
-fn in_field<E: serde::de::Error>(name: &str, error: E) -> E {
+/// `error`, saying in which field (or variant) `name` it happened.
+pub fn in_field<E: serde::de::Error>(name: &str, error: E) -> E {
     E::custom(format_args!("field `{name}`: {error}"))
 }
 
@@ -108,16 +104,16 @@ impl<T: FromSource> FromSource for Vec<T> {
 /// [`FromSource`] for types serde reads as they are.
 macro_rules! read_by_serde {
     ($($type:ty),* $(,)?) => {$(
-        impl FromSource for $type {
-            fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+        impl $crate::js::reader::FromSource for $type {
+            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
                 source.deserialize()
             }
         }
     )*};
 }
+pub(crate) use read_by_serde;
 
 read_by_serde!(String, u32, u64, i32, f64, bool, Text, Json);
-read_by_serde!(RunStatus, StreamName, HintCode, Availability, Refusal);
 read_by_serde!(BTreeMap<String, String>);
 
 /// [`FromSource`] for structs: each field read under its name on the wire.
@@ -125,119 +121,51 @@ read_by_serde!(BTreeMap<String, String>);
 /// that forgets one.
 macro_rules! read_fields {
     ($($type:ident { $($field:ident: $name:literal),* $(,)? })*) => {$(
-        impl FromSource for $type {
-            fn read<S: Source>(source: S) -> Result<Self, S::Error> {
-                Ok(Self { $($field: read_field(&source, $name)?),* })
+        impl $crate::js::reader::FromSource for $type {
+            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
+                Ok(Self { $($field: $crate::js::reader::read_field(&source, $name)?),* })
             }
         }
     )*};
 }
-
-read_fields! {
-    RunResult {
-        status: "status",
-        stdout: "stdout",
-        stderr: "stderr",
-        output: "output",
-        value: "value",
-        displays: "displays",
-        error: "error",
-        exit_code: "exit_code",
-        duration_ms: "duration_ms",
-        truncated: "truncated",
-        blocked: "blocked",
-        artifacts: "artifacts",
-        files: "files",
-        restored: "restored",
-    }
-    OutputChunk { stream: "stream", text: "text" }
-    LastValue { repr: "repr", json: "json", truncated: "truncated" }
-    MimeBundle {
-        text: "text/plain",
-        html: "text/html",
-        markdown: "text/markdown",
-        png: "image/png",
-        svg: "image/svg+xml",
-        json: "application/json",
-    }
-    RunError {
-        kind: "type",
-        message: "message",
-        line: "line",
-        column: "column",
-        end_column: "end_column",
-        source: "source",
-        traceback: "traceback",
-        hint: "hint",
-    }
-    SourceLine { line: "line", text: "text" }
-    Hint { code: "code", message: "message" }
-    BlockedRequest { url: "url", directive: "directive" }
-    Truncation { output: "output", output_bytes_total: "output_bytes_total", displays: "displays" }
-    Artifact { path: "path", size: "size", mime: "mime", content_base64: "content_base64" }
-    FileEntry { path: "path", size: "size" }
-    Restoration { replayed: "replayed", lost: "lost" }
-    LostRun { session: "session", code_start: "code_start", reason: "reason" }
-    CheckReport { syntax_error: "syntax_error", imports: "imports" }
-    ImportPlan {
-        module: "module",
-        line: "line",
-        availability: "availability",
-        package: "package",
-        message: "message",
-    }
-    StoredRun { session: "session", code: "code", outcome: "outcome" }
-    StoredFile { session: "session", path: "path", size: "size", kept: "kept" }
-    Workspace { sessions: "sessions", current: "current", drafts: "drafts" }
-}
+pub(crate) use read_fields;
 
 /// [`FromSource`] for enums whose every variant holds one value, which serde
 /// writes as an object with one field: `{"variant": value}`.
 macro_rules! read_variants {
     ($($type:ident { $($variant:ident: $name:literal),* $(,)? })*) => {$(
-        impl FromSource for $type {
-            fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+        impl $crate::js::reader::FromSource for $type {
+            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
                 let (tag, value) = source.only_field()?;
                 match tag.as_str() {
-                    $($name => FromSource::read(value)
+                    $($name => $crate::js::reader::FromSource::read(value)
                         .map(Self::$variant)
-                        .map_err(|error| in_field($name, error)),)*
-                    _ => Err(S::Error::unknown_variant(&tag, &[$($name),*])),
+                        .map_err(|error| $crate::js::reader::in_field($name, error)),)*
+                    _ => Err(<S::Error as serde::de::Error>::unknown_variant(&tag, &[$($name),*])),
                 }
             }
         }
     )*};
 }
-
-read_variants! {
-    StoredOutcome { Finished: "finished", Failed: "failed" }
-    Kept { Content: "content", Refused: "refused" }
-}
+pub(crate) use read_variants;
 
 /// In the browser, where serde meets these types (a worker message's
 /// field, a stored run) it hands over the JS value as it is, to be read by
 /// [`FromSource`]; natively they keep the derive.
-#[cfg(target_arch = "wasm32")]
 macro_rules! deserialize_by_hand {
     ($($type:ty),* $(,)?) => {$(
+        #[cfg(target_arch = "wasm32")]
         impl<'de> serde::Deserialize<'de> for $type {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
-                Self::read(value).map_err(D::Error::custom)
+                let value: wasm_bindgen::JsValue =
+                    serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+                <Self as $crate::js::reader::FromSource>::read(value)
+                    .map_err(<D::Error as serde::de::Error>::custom)
             }
         }
     )*};
 }
-
-#[cfg(target_arch = "wasm32")]
-deserialize_by_hand!(
-    RunResult,
-    OutputChunk,
-    CheckReport,
-    StoredRun,
-    StoredFile,
-    Workspace
-);
+pub(crate) use deserialize_by_hand;
 
 impl Source for JsValue {
     type Error = serde_wasm_bindgen::Error;

@@ -204,6 +204,23 @@ pub enum Kept {
     Refused(Refusal),
 }
 
+// How the browser reads stored records: field by field
+// (crate::js::reader), with these lists of their fields.
+crate::js::reader::read_by_serde!(Refusal);
+
+crate::js::reader::read_fields! {
+    StoredRun { session: "session", code: "code", outcome: "outcome" }
+    StoredFile { session: "session", path: "path", size: "size", kept: "kept" }
+    Workspace { sessions: "sessions", current: "current", drafts: "drafts" }
+}
+
+crate::js::reader::read_variants! {
+    StoredOutcome { Finished: "finished", Failed: "failed" }
+    Kept { Content: "content", Refused: "refused" }
+}
+
+crate::js::reader::deserialize_by_hand!(StoredRun, StoredFile, Workspace);
+
 /// Everything saved, as read back.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Saved {
