@@ -12,7 +12,6 @@
 #![deny(clippy::use_debug)]
 
 pub mod app;
-pub mod base64;
 pub mod format;
 pub mod js;
 pub mod mcp;

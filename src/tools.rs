@@ -6,6 +6,7 @@
 //! are parsed by [`ToolCall::parse`], and the page's Run button builds the
 //! same [`RunPythonArgs`], so no surface can drift from another.
 
+use base64::prelude::{Engine as _, BASE64_STANDARD};
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -227,9 +228,9 @@ impl From<InputFile> for ToolFile {
 impl ToolFile {
     fn into_input(self) -> Result<InputFile, String> {
         let content_base64 = match (self.text, self.content_base64) {
-            (Some(text), None) => crate::base64::encode(text),
+            (Some(text), None) => BASE64_STANDARD.encode(text),
             (None, Some(encoded)) => {
-                crate::base64::decode(&encoded).map_err(|e| {
+                BASE64_STANDARD.decode(&encoded).map_err(|e| {
                     format!(
                         "file {}: content_base64 is not base64: {e}",
                         quoted(&self.path)

@@ -1,6 +1,7 @@
 //! Tool outcomes as MCP `CallToolResult`s: text a model reads first, images
 //! for figures, resources for files, and the whole structured result.
 
+use base64::prelude::{Engine as _, BASE64_STANDARD};
 use serde::Serialize;
 
 use crate::format;
@@ -131,7 +132,7 @@ fn run_result<'a>(session: &str, result: &'a RunResult) -> CallToolResult<'a> {
             });
         } else if let Some(svg) = &display.svg {
             content.push(Block::Image {
-                data: svg.with_str(|svg| crate::base64::encode(svg)).into(),
+                data: svg.with_str(|svg| BASE64_STANDARD.encode(svg)).into(),
                 mime_type: "image/svg+xml",
             });
         }
@@ -313,6 +314,6 @@ pub fn is_text(mime: &str) -> bool {
 
 /// Base64 that decodes to UTF-8 text, as text.
 pub fn decode_utf8(encoded: &str) -> Option<String> {
-    let bytes = crate::base64::decode(encoded).ok()?;
+    let bytes = BASE64_STANDARD.decode(encoded).ok()?;
     String::from_utf8(bytes).ok()
 }

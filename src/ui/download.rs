@@ -1,5 +1,6 @@
 //! Handing bytes to the browser as a file download.
 
+use base64::prelude::{Engine as _, BASE64_STANDARD};
 use leptos::prelude::document;
 use wasm_bindgen::JsCast;
 
@@ -11,7 +12,7 @@ pub fn file_name(path: &str) -> &str {
 /// Saves `content` (base64) as a download of `path`.
 pub fn save(path: &str, mime: &str, content: &str) -> Result<(), String> {
     let refused = |_| "the browser refused the download".to_owned();
-    let bytes = crate::base64::decode(content).map_err(|e| e.to_string())?;
+    let bytes = BASE64_STANDARD.decode(content).map_err(|e| e.to_string())?;
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);

@@ -2,6 +2,7 @@
 //! Files out: the session's working directory as the last run left it, each
 //! file with a download and whether it is kept across reloads.
 
+use base64::prelude::{Engine as _, BASE64_STANDARD};
 use leptos::ev::DragEvent;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -156,6 +157,6 @@ async fn read_file(file: &File) -> Result<InputFile, String> {
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     Ok(InputFile {
         path: file.name(),
-        content_base64: crate::base64::encode(bytes),
+        content_base64: BASE64_STANDARD.encode(bytes),
     })
 }
