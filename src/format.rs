@@ -13,40 +13,25 @@ pub fn bytes(n: u64) -> String {
     if unit == 0 {
         format!("{n} B")
     } else {
-        format!("{} {}", fixed(value, 1), UNITS[unit])
+        format!("{value:.1} {}", UNITS[unit])
     }
 }
 
 /// `12.3` -> `"12 ms"`, `1530.0` -> `"1.53 s"`.
 pub fn duration_ms(ms: f64) -> String {
     if ms < 1.0 {
-        format!("{} ms", fixed(ms, 2))
+        format!("{ms:.2} ms")
     } else if ms < 1000.0 {
-        format!("{} ms", fixed(ms, 0))
+        format!("{ms:.0} ms")
     } else {
-        format!("{} s", fixed(ms / 1000.0, 2))
-    }
-}
-
-/// `value` (not negative) with `digits` decimals, the last one rounded half
-/// away from zero: `fixed(1.25, 1)` is `"1.3"`. Written with integers only,
-/// because Rust's float formatting (with its tables) would otherwise be in
-/// the app's wasm for these few labels (issue 6).
-pub fn fixed(value: f64, digits: u32) -> String {
-    let scale = 10_u64.pow(digits);
-    let scaled = (value * scale as f64).round() as u64;
-    let (whole, fraction) = (scaled / scale, scaled % scale);
-    if digits == 0 {
-        whole.to_string()
-    } else {
-        format!("{whole}.{fraction:0width$}", width = digits as usize)
+        format!("{:.2} s", ms / 1000.0)
     }
 }
 
 /// `a"b` -> `"a\"b"`: a name the user or model gave, in double quotes, with
 /// quotes, backslashes and control characters escaped as Rust's `{:?}` writes
 /// them. Spelled out because the release build compiles `{:?}` to nothing
-/// (`-Zfmt-debug=none`, issue 6); unlike `{:?}` (and `str::escape_debug`) it
+/// (`-Zfmt-debug=none`, see scripts/build.sh); unlike `{:?}` (and `str::escape_debug`) it
 /// leaves other characters as they are, which keeps Unicode's tables of
 /// printable characters out of the app's wasm.
 pub fn quoted(name: &str) -> String {
@@ -118,16 +103,6 @@ mod tests {
         assert_eq!(duration_ms(0.25), "0.25 ms");
         assert_eq!(duration_ms(12.4), "12 ms");
         assert_eq!(duration_ms(1530.0), "1.53 s");
-    }
-
-    #[test]
-    fn fixed_rounds_to_its_digits() {
-        assert_eq!(fixed(0.0, 2), "0.00");
-        assert_eq!(fixed(0.054, 2), "0.05");
-        assert_eq!(fixed(1.25, 1), "1.3");
-        assert_eq!(fixed(9.96, 1), "10.0");
-        assert_eq!(fixed(12.5, 0), "13");
-        assert_eq!(fixed(1999.999, 2), "2000.00");
     }
 
     #[test]

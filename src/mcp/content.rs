@@ -178,7 +178,7 @@ fn artifact_block<'a>(session: &str, artifact: &'a Artifact) -> Block<'a> {
 /// copied through wasm memory.
 pub fn run_summary(result: &RunResult) -> Text {
     let mut head = match result.status {
-        RunStatus::Ok => format!("Ran in {} ms.", format::fixed(result.duration_ms, 0)),
+        RunStatus::Ok => format!("Ran in {:.0} ms.", result.duration_ms),
         RunStatus::Error => "The code raised an exception.".to_owned(),
         RunStatus::Timeout => "The code ran past its timeout and was stopped.".to_owned(),
         RunStatus::Crashed => "The Python interpreter crashed and was restarted.".to_owned(),
