@@ -5,12 +5,8 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 # Leptos's `--cfg erase_components` boxes every component's view instead of
-# compiling each nesting of view types on its own: about 15 KB gzip less
-# wasm (issue 6, figure 7). The boxes cost memory: over 1,000 runs on the
-# page its wasm memory grew 0.5 MB more (eight more 64 KiB pages; benchmark
-# figure 8 at +5.1 % instead of +3.9 %, against a 10 % target). Before the
-# run list came in groups of ten it was 5 MB more (+11.8 %), and this flag
-# was left out.
+# compiling each nesting of view types on its own: a smaller wasm for a
+# little more memory per run on the page (bench figures 7 and 8).
 wasm_rustflags="--cfg erase_components"
 
 if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
@@ -21,14 +17,13 @@ if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unkno
   export RUSTC_BOOTSTRAP=1
   export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22
-  # Building std ourselves lets it shrink too (issue 6, figure 7), with
-  # options only a std built from source takes: panics abort at once,
-  # without formatting a message (no panic machinery, no message strings;
-  # the trade-off is in README's "Size"); no file/line/column of panic sites;
-  # `{:?}` compiles to nothing, which drops every Debug impl and the Unicode
-  # tables str's Debug escapes with (about 3.6 KB gzip of wasm and loader;
-  # the app quotes with `format::quoted` and clippy denies `{:?}` in it);
-  # std's size-optimised algorithms. On the rustup path the wasm is larger.
+  # Building std ourselves lets it shrink too, with options only a std
+  # built from source takes: panics abort at once, without formatting a
+  # message (the trade-off is in docs/building.md); no file/line/column of panic
+  # sites; `{:?}` compiles to nothing, which drops every Debug impl and the
+  # Unicode tables str's Debug escapes with (the app quotes with
+  # `format::quoted` and clippy denies `{:?}` in it); std's size-optimised
+  # algorithms. On the rustup path the wasm is larger.
   wasm_rustflags+=" -Cpanic=immediate-abort -Zunstable-options -Zlocation-detail=none -Zfmt-debug=none"
   export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 fi

@@ -2,8 +2,7 @@
 // Trunk post-build hook (run after short-imports.mjs and before precache.mjs,
 // see Trunk.toml): minifies the app's own JavaScript and CSS in the staged
 // bundle with esbuild, which is pinned in package.json. Every byte of these
-// files is downloaded on a first visit (issue 6, figure 7); minified, they
-// are about half as large gzipped.
+// files is downloaded on a first visit (bench figure 7).
 //
 // - Trunk's files (the wasm-bindgen loader, its snippets, the stylesheet) are
 //   named and given subresource-integrity hashes in index.html by Trunk, so

@@ -1,6 +1,6 @@
 """Python source on stdin, written to stdout without its comments and its
-private docstrings: the shipped runner.py is about a third smaller gzipped
-(issue 6, figure 7). Called by minify.mjs.
+private docstrings, to make the shipped runner.py smaller (bench figure 7).
+Called by minify.mjs.
 
 Every line stays where it was (what is removed becomes blank lines), so line
 numbers in tracebacks and `linecache` still match the source in the repo. The

@@ -7,7 +7,7 @@
 //! session's files) and [`pwa`] is the page's side of the service worker
 //! (offline, updates, install).
 #![deny(clippy::unwrap_used)]
-// `{:?}` prints nothing in the release build (`-Zfmt-debug=none`, issue 6):
+// `{:?}` prints nothing in the release build (`-Zfmt-debug=none`):
 // messages quote with `format::quoted` and show JS values with `js_error`.
 #![deny(clippy::use_debug)]
 

@@ -112,7 +112,7 @@ impl Tool {
     /// is stale): shipping the JSON rather than its generator keeps schemars
     /// out of the app's wasm. In the browser `JSON.parse` reads it:
     /// serde_json's text parser (number parsing included) stays out of the
-    /// app's wasm, which reads no other JSON text (issue 6).
+    /// app's wasm, which reads no other JSON text.
     pub fn descriptors() -> Json {
         #[cfg(target_arch = "wasm32")]
         return Json::from(js_sys::JSON::parse(SHIPPED_DESCRIPTORS).unwrap_or_default());

@@ -6,7 +6,7 @@
 //! words: "invalid type: integer `42`, expected a string", "null", "unknown
 //! field `colour`". Turning the JS value into a `serde_json::Value` first,
 //! to read it from there, put serde_json's tree, its maps and its
-//! deserializer in the app's wasm for that alone (issue 6). [`read`] reads
+//! deserializer in the app's wasm for that alone. [`read`] reads
 //! the JS value where it is, as serde_json reads the same data; natively it
 //! reads a `Value`, and `tests/json_data.rs` checks it against serde_json.
 //!
@@ -178,7 +178,7 @@ impl fmt::Display for Unexpected<'_> {
 /// decimal exponent is -5 to 15 (`0.00001`, `2.5`, `1e15` as
 /// `1000000000000000.0`), else as `1e-6`, `1.5e+300`. Worked out from
 /// Rust's own plain formatting, which has the same digits and is already in
-/// the app's wasm: zmij's tables cost it 2 KB gzip, Rust's `{:e}` 1 KB (issue 6).
+/// the app's wasm, where a float formatter's tables would not be.
 fn write_float(f: &mut fmt::Formatter<'_>, value: f64) -> fmt::Result {
     let plain = value.abs().to_string();
     let (whole, fraction) = plain.split_once('.').unwrap_or((&plain, ""));

@@ -1,6 +1,6 @@
 //! The results of the requests the server answers by itself, as types
 //! written straight to JS data in the browser (no `serde_json::Value` tree
-//! in between, issue 6). Field names are MCP's.
+//! in between). Field names are MCP's.
 
 use serde::Serialize;
 

@@ -56,7 +56,7 @@ pub struct McpSession {
     /// Runs of tool calls in progress, by request id, for cancelling. A
     /// list of the few in progress, found by comparing ids (strings or
     /// numbers, compared by value): keying a map by the ids' JSON text would
-    /// put a JSON writer in the app's wasm for that alone (issue 6).
+    /// put a JSON writer in the app's wasm for that alone.
     running: Rc<RefCell<Vec<(Json, RunId)>>>,
 }
 

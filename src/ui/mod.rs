@@ -49,8 +49,8 @@ pub fn App() -> impl IntoView {
     let timeout_s = RwSignal::new(f64::from(DEFAULT_TIMEOUT_MS) / 1000.0);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
     // Packages to preload, per session: every run of that session asks for them.
-    // A BTreeMap as the workspace's drafts are: a HashMap with string keys
-    // added its own hashing and table code, 1.3 KB gzip of wasm (issue 6).
+    // A BTreeMap as the workspace's drafts are: a HashMap would add its own
+    // hashing and table code to the wasm.
     let session_packages = RwSignal::new(std::collections::BTreeMap::<String, String>::new());
     let packages = Signal::derive(move || {
         session_packages.with(|all| session.with(|s| all.get(s).cloned().unwrap_or_default()))

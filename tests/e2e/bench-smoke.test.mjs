@@ -1,6 +1,6 @@
 // @ts-check
 // Keeps `make bench` working: the whole harness once, with tiny numbers.
-// No assertion on how long anything took; only that every figure of issue 6
+// No assertion on how long anything took; only that every figure of the report
 // is there, with real numbers, and that the report is written.
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";

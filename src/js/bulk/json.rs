@@ -2,7 +2,7 @@
 //! a typed value read from it, a typed value written as one. In the browser
 //! MCP messages (the embedding page's, a browser agent's) stay JS values
 //! this way, and no tree of `serde_json::Value`s is built for them in wasm
-//! memory, nor is serde_json's code in the app's wasm (issue 6).
+//! memory, nor is serde_json's code in the app's wasm.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
