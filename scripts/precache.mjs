@@ -11,10 +11,17 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CONFIG_FILE } from "../www/generated/names.js";
 import { bundleDir } from "./hook.mjs";
 
-/** The service worker, relative to the bundle's root; the one file it does not list. */
+/** The service worker, relative to the bundle's root. */
 export const SW_FILE = "sw.js";
+
+/**
+ * Files the list leaves out: the service worker itself, and the deployment's
+ * config, which is edited after the build (the service worker fetches it fresh).
+ */
+const UNLISTED = new Set([SW_FILE, CONFIG_FILE]);
 
 /** The line of sw.js that carries the list (one line, so it can be replaced again). */
 export const PRECACHE_LINE = /^const PRECACHE = .*;$/m;
@@ -38,7 +45,7 @@ export async function* walk(dir) {
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
 /**
- * Hashes every file under `dir` but the service worker and writes the list
+ * Hashes every file under `dir` but the unlisted ones and writes the list
  * into `dir`/sw.js. Returns `{ version, files }`, where `version` is derived
  * from the contents (the service worker's included), so two identical
  * bundles have the same version.
@@ -51,7 +58,7 @@ export async function writePrecache(dir) {
   const paths = [];
   for await (const path of walk(dir)) paths.push(relative(dir, path).split(sep).join("/"));
   for (const path of paths.sort()) {
-    if (path === SW_FILE) continue;
+    if (UNLISTED.has(path)) continue;
     const bytes = await readFile(join(dir, path));
     files[path] = { sha256: sha256(bytes), size: bytes.length };
   }

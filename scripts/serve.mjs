@@ -249,14 +249,31 @@ export async function serveDemo({ app = null, port = 0, files = {}, isolated = f
   };
 }
 
+/**
+ * What `make run` serves: the app on `port` and the demo chat page on the
+ * next one (both on free ports when `port` is 0), the demo's origin allowed
+ * to drive the widget. The browser tests of `make run`'s serving start this.
+ *
+ * @param {{ root?: string, port?: number }} [options]
+ */
+export async function serveMakeRun({ root = "dist", port = 8080 } = {}) {
+  const demo = await serveDemo({ port: port === 0 ? 0 : port + 1 });
+  try {
+    const server = await serve({ root, port, embedOrigins: [new URL(demo.url).origin] });
+    demo.setApp(server.url);
+    return { server, demo, close: () => Promise.all([server.close(), demo.close()]) };
+  } catch (error) {
+    await demo.close();
+    throw error;
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [root = "dist", port = "8080"] = process.argv.slice(2);
-  const demoPort = Number(port) + 1;
-  const server = await serve({ root, port: Number(port), embedOrigins: [`http://127.0.0.1:${demoPort}`] });
-  const demo = await serveDemo({ app: server.url, port: demoPort });
+  const { server, demo, close } = await serveMakeRun({ root, port: Number(port) });
   console.log(`Sandpit is at ${server.url}; a demo chat page embedding it is at ${demo.url} (Ctrl+C stops both)`);
   const stop = async () => {
-    await Promise.all([server.close(), demo.close()]);
+    await close();
     process.exit(0);
   };
   process.on("SIGINT", stop);

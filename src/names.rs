@@ -70,6 +70,10 @@ shared_names! {
     /// what Python may reach, where packages come from.
     pub const CONFIG_FILE: &str = "sandpit.config.json";
 
+    /// The BroadcastChannel on which the service worker tells pages why
+    /// installing the offline copy failed.
+    pub const SERVICE_WORKER_CHANNEL: &str = "sandpit-service-worker";
+
     /// The embeddable widget: the app's page under this name, relative to its root.
     pub const WIDGET_PAGE: &str = "widget.html";
 

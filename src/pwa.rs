@@ -27,6 +27,9 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = applyUpdate)]
     fn js_apply_update() -> Result<(), JsValue>;
 
+    #[wasm_bindgen(catch, js_name = retryInstall)]
+    fn js_retry_install() -> Result<(), JsValue>;
+
     #[wasm_bindgen(catch, js_name = promptInstall)]
     async fn js_prompt_install() -> Result<JsValue, JsValue>;
 
@@ -106,6 +109,27 @@ pub struct PwaState {
     pub cached_bytes: Option<f64>,
     /// Why the service worker could not be registered.
     pub error: Option<String>,
+    /// Why the first offline copy could not be installed.
+    pub install_error: Option<String>,
+    /// The first offline copy's download, while it is under way.
+    pub install_progress: Option<InstallProgress>,
+}
+
+/// How much of the offline copy is downloaded and checked.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+pub struct InstallProgress {
+    /// Bytes done.
+    pub done: f64,
+    /// Bytes in all.
+    pub total: f64,
+}
+
+impl PwaState {
+    /// Whether the browser's install prompt can give a working app: it
+    /// offers installation and the app is kept for offline use.
+    pub fn can_install(&self) -> bool {
+        self.installable && self.offline_ready
+    }
 }
 
 /// Receives [`PwaState`] changes until dropped.
@@ -142,6 +166,11 @@ impl Drop for PwaWatch {
 /// later calls do nothing). Called when Python has started: see `www/pwa.js`.
 pub fn install_offline_copy() -> Result<(), PwaError> {
     js_install_offline_copy().map_err(PwaError::from)
+}
+
+/// Tries installing the offline copy again after a failed install.
+pub fn retry_install() -> Result<(), PwaError> {
+    js_retry_install().map_err(PwaError::from)
 }
 
 /// Lets the waiting version take over; the page reloads once it has.

@@ -3,12 +3,15 @@
 // bound from Rust in src/pwa.rs. Everything the page needs to know arrives
 // as one state object, sent to each subscriber whenever it changes:
 //
-//   { supported, offlineReady, update, installable, version, cachedBytes, error }
+//   { supported, offlineReady, update, installable, version, cachedBytes, error,
+//     installError, installProgress }
 //
 // `update` is "none", "ready" (a new version is installed and waiting),
 // "activated" (another tab switched to a new version: this page should
 // reload) or "failed" (a new version could not be installed; this one stays).
-import { EARLY_WORKER_CHECK_GLOBAL } from "./generated/names.js";
+// `installError` says why the first offline copy could not be installed, and
+// `installProgress` ({ done, total } bytes) how far its download is.
+import { EARLY_WORKER_CHECK_GLOBAL, SERVICE_WORKER_CHANNEL } from "./generated/names.js";
 
 /**
  * What the page knows of the service worker and of installation.
@@ -21,6 +24,8 @@ import { EARLY_WORKER_CHECK_GLOBAL } from "./generated/names.js";
  *   version: string | null,
  *   cachedBytes: number | null,
  *   error: string | null,
+ *   installError: string | null,
+ *   installProgress: { done: number, total: number } | null,
  * }} PwaState
  */
 
@@ -43,6 +48,8 @@ const state = {
   version: null,
   cachedBytes: null,
   error: null,
+  installError: null,
+  installProgress: null,
 };
 /** @type {Set<(state: PwaState) => void>} */
 const subscribers = new Set();
@@ -63,6 +70,19 @@ function change(patch) {
   Object.assign(state, patch);
   const snapshot = { ...state };
   for (const subscriber of subscribers) subscriber(snapshot);
+}
+
+// The service worker says here why an install failed (a download or a hash
+// check); the install's end alone says only that it did.
+if (typeof BroadcastChannel === "function") {
+  new BroadcastChannel(SERVICE_WORKER_CHANNEL).addEventListener("message", (event) => {
+    if (container?.controller) return;
+    if (event.data?.type === "install-failed") {
+      change({ installError: String(event.data.reason), installProgress: null });
+    } else if (event.data?.type === "install-progress") {
+      change({ installProgress: { done: event.data.done, total: event.data.total } });
+    }
+  });
 }
 
 // Listened to from the start: the browser may offer installation before the
@@ -105,7 +125,7 @@ async function controlled(container) {
   const worker = container.controller;
   if (!worker) return;
   const { version, bytes } = await askStatus(container, worker);
-  change({ offlineReady: true, version, cachedBytes: bytes });
+  change({ offlineReady: true, version, cachedBytes: bytes, installError: null, installProgress: null });
 }
 
 /**
@@ -117,8 +137,13 @@ async function controlled(container) {
 function track(container, worker) {
   let installed = false;
   const settle = () => {
-    // The very first install is not an update: it takes control by itself.
-    if (!container.controller) return;
+    // The very first install is not an update: it takes control by itself, or fails.
+    if (!container.controller) {
+      if (worker.state === "redundant" && state.installError === null) {
+        change({ installError: "the service worker could not install the offline copy" });
+      }
+      return;
+    }
     if (worker.state === "installed") {
       installed = true;
       change({ update: "ready" });
@@ -142,6 +167,17 @@ async function start() {
     if (hadController) change({ update: "activated" });
     controlled(container).catch((error) => change({ error: String(error?.message ?? error) }));
   });
+  await register(container);
+  setInterval(() => registration?.update().catch(() => {}), UPDATE_CHECK_MS);
+}
+
+/**
+ * Registers the service worker and follows its installs. A first install
+ * that fails takes the registration with it, so trying again registers anew.
+ *
+ * @param {ServiceWorkerContainer} container
+ */
+async function register(container) {
   try {
     const base = document.baseURI;
     const registered = await container.register(new URL("sw.js", base), {
@@ -155,9 +191,7 @@ async function start() {
     if (registered.waiting && container.controller) change({ update: "ready" });
     if (registered.installing) track(container, registered.installing);
     await controlled(container);
-    const check = () => registered.update().catch(() => {});
-    check();
-    setInterval(check, UPDATE_CHECK_MS);
+    registered.update().catch(() => {});
   } catch (error) {
     change({ error: String(/** @type {Error} */ (error)?.message ?? error) });
   }
@@ -184,6 +218,13 @@ export function subscribe(onChange) {
  */
 export function installOfflineCopy() {
   start();
+}
+
+/** Tries the first install again (after it failed), as a new visit would. */
+export function retryInstall() {
+  change({ installError: null, installProgress: null });
+  if (!started) start();
+  else if (container !== null) register(container);
 }
 
 /** "Reload to update": the waiting version takes over, then the page reloads. */

@@ -7,8 +7,11 @@
 //
 // Every file is checked against the sha256 it was built with, both when it is
 // downloaded and each time it is served: a file that does not match is never
-// served, it is fetched again (or the request fails).
-import { CONFIG_FILE, WORKER_PATH } from "./generated/names.js";
+// served, it is fetched again (or the request fails). The one exception is the
+// deployment's config, which is edited after the build: it is fetched fresh
+// whenever the page asks for it online, kept only when it is a JSON object,
+// and the Python worker's CSP is derived from the copy the page last read.
+import { CONFIG_FILE, SERVICE_WORKER_CHANNEL, WORKER_PATH } from "./generated/names.js";
 import { connectOrigins, securityHeaders } from "./security-headers.js";
 
 // Replaced at build time by scripts/precache.mjs: every file of the bundle
@@ -140,18 +143,73 @@ async function inParallel(items, limit, task) {
   await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, lane));
 }
 
+/**
+ * The config in `bytes` when it is a JSON object; throws with the reason otherwise.
+ *
+ * @param {ArrayBuffer} bytes
+ */
+function checkConfig(bytes) {
+  let config;
+  try {
+    config = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw new Error(`${CONFIG_FILE} is not valid JSON: ${/** @type {Error} */ (error).message}`);
+  }
+  if (config === null || typeof config !== "object" || Array.isArray(config)) {
+    throw new Error(`${CONFIG_FILE} is not a JSON object`);
+  }
+  return config;
+}
+
+/**
+ * Keeps `found` as the config for offline use and for the worker's CSP;
+ * throws, keeping nothing, when it is not valid.
+ *
+ * @param {Stored} found
+ */
+async function keepConfig(found) {
+  checkConfig(found.bytes);
+  const cache = await caches.open(PRECACHE_NAME);
+  await cache.put(appUrl(CONFIG_FILE), stored(found));
+  workerConnect = null;
+}
+
+/**
+ * Tells the pages how installing goes: its progress, and why it failed (a
+ * failed install leaves nothing the page could read afterwards).
+ *
+ * @param {{ type: "install-progress", done: number, total: number } | { type: "install-failed", reason: string }} message
+ */
+function reportInstall(message) {
+  const channel = new BroadcastChannel(SERVICE_WORKER_CHANNEL);
+  channel.postMessage(message);
+  channel.close();
+}
+
 // Installing fills this version's cache; any download that fails or does not
 // match its hash fails the install, and the running version stays in charge.
+// The config is not part of that: one that cannot be read now is read again
+// when the page asks for it.
 sw.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(PRECACHE_NAME);
+      const total = Object.values(PRECACHE.files).reduce((sum, file) => sum + file.size, 0);
+      let done = 0;
       await inParallel(Object.entries(PRECACHE.files), PARALLEL_DOWNLOADS, async ([path, file]) => {
         const url = appUrl(path);
         const reused = await fromAnyPrecache(url, file.sha256);
         await cache.put(url, stored(reused ?? (await download(url, file.sha256))));
+        done += file.size;
+        reportInstall({ type: "install-progress", done, total });
       });
-    })(),
+      await download(appUrl(CONFIG_FILE), null)
+        .then(keepConfig)
+        .catch((error) => console.warn(`sandpit sw: ${error.message}`));
+    })().catch((error) => {
+      reportInstall({ type: "install-failed", reason: String(error?.message ?? error) });
+      throw error;
+    }),
   );
 });
 
@@ -202,13 +260,12 @@ function precachedPath(url) {
   const base = scope();
   if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return null;
   const path = decodeURIComponent(url.pathname.slice(base.pathname.length)) || "index.html";
-  return Object.hasOwn(PRECACHE.files, path) ? path : null;
+  return path === CONFIG_FILE || Object.hasOwn(PRECACHE.files, path) ? path : null;
 }
 
 /**
  * A file of this version as JSON, checked against its hash like everything
- * served (a tampered config must not widen the worker's CSP); null when the
- * bundle has no such file, an error when it cannot be read.
+ * served; null when the bundle has no such file, an error when it cannot be read.
  *
  * @param {string} path
  */
@@ -222,12 +279,45 @@ async function precachedJson(path) {
 /** @type {Promise<string[]> | null} */
 let workerConnect = null;
 
-/** What the worker's CSP lets Python reach, read once from the precached config and manifest. */
+/** The config the page last read (kept by `keepConfig`), or null when there is none. */
+async function keptConfig() {
+  const found = await cachedBytes(await caches.open(PRECACHE_NAME), appUrl(CONFIG_FILE), null);
+  return found && checkConfig(found.bytes);
+}
+
+/**
+ * What the worker's CSP lets Python reach, from the kept config and the
+ * precached manifest; read again after the config changes.
+ */
 function connectForWorker() {
-  workerConnect ??= Promise.all([precachedJson(CONFIG_FILE), precachedJson("pyodide/manifest.json")])
+  workerConnect ??= Promise.all([keptConfig(), precachedJson("pyodide/manifest.json")])
     .then(([config, manifest]) => connectOrigins(config, manifest))
     .catch(() => []);
   return workerConnect;
+}
+
+/**
+ * The config, fresh from the network when it can be, else the kept copy.
+ * A config that is not valid is served (the page says what is wrong with
+ * it) but not kept, so it never reaches the worker's CSP.
+ */
+async function serveConfig() {
+  const url = appUrl(CONFIG_FILE);
+  const headers = securityHeaders(CONFIG_FILE);
+  const fresh = await download(url, null).then(
+    (found) => ({ found, error: null }),
+    (/** @type {Error} */ error) => ({ found: null, error }),
+  );
+  if (fresh.found) {
+    await keepConfig(fresh.found).catch((error) => console.warn(`sandpit sw: ${error.message}; the last good copy stays`));
+    return stored(fresh.found, headers);
+  }
+  const kept = await cachedBytes(await caches.open(PRECACHE_NAME), url, null);
+  if (kept) return stored(kept, headers);
+  return new Response(`Sandpit could not load ${CONFIG_FILE}: ${fresh.error?.message}`, {
+    status: 503,
+    headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 /**
@@ -320,7 +410,8 @@ sw.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin === sw.location.origin) {
     const path = precachedPath(url);
-    if (path !== null) event.respondWith(servePrecached(path));
+    if (path === CONFIG_FILE) event.respondWith(serveConfig());
+    else if (path !== null) event.respondWith(servePrecached(path));
   } else if (PACKAGE_SUFFIXES.some((suffix) => url.pathname.endsWith(suffix))) {
     event.respondWith(servePackage(request));
   }

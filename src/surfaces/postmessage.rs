@@ -239,24 +239,6 @@ pub async fn embed_policy() -> Result<EmbedPolicy, String> {
         #[serde(default)]
         embed: EmbedPolicy,
     }
-    let failed = |e: JsValue| {
-        format!(
-            "{CONFIG_FILE} could not be read: {}",
-            crate::js::error::message(&e)
-        )
-    };
-    let fetched =
-        wasm_bindgen_futures::JsFuture::from(leptos::prelude::window().fetch_with_str(CONFIG_FILE))
-            .await
-            .map_err(failed)?;
-    let response: web_sys::Response = fetched.unchecked_into();
-    if !response.ok() {
-        return Err(format!("{CONFIG_FILE}: HTTP {}", response.status()));
-    }
-    let json = wasm_bindgen_futures::JsFuture::from(response.json().map_err(failed)?)
-        .await
-        .map_err(failed)?;
-    let config: Config = serde_wasm_bindgen::from_value(json)
-        .map_err(|e| format!("{CONFIG_FILE} is not a valid config: {e}"))?;
+    let config: Config = crate::js::fetch::json(CONFIG_FILE).await?;
     Ok(config.embed)
 }

@@ -101,6 +101,7 @@ pub fn App() -> impl IntoView {
         };
         notice.set(None);
         let (entry, finished) = launch(runtime, runs, request, true, |_| {});
+        run_view::reveal_run(entry.seq);
         spawn_local(async move {
             finished.await;
             persistence.record_run(&entry);
@@ -122,6 +123,12 @@ pub fn App() -> impl IntoView {
     };
     let activity = Activity::watch(runs);
     let can_stop = Signal::derive(move || activity.with(|a| a.active));
+    // Esc stops a run, unless something focused used it (closing a menu or a search).
+    let _esc = window_event_listener(leptos::ev::keydown, move |event| {
+        if event.key() == "Escape" && !event.default_prevented() && can_stop.get_untracked() {
+            stop();
+        }
+    });
 
     view! {
         <main class="app">

@@ -9,7 +9,9 @@ use super::rich::RichOutput;
 use crate::app::{RunEntry, RunPhase, SharedRuntime};
 use crate::format;
 use crate::js::bulk::{self, Text};
-use crate::protocol::{Artifact, OutputChunk, Restoration, RunError, RunResult, StreamName};
+use crate::protocol::{
+    Artifact, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
+};
 
 /// A submitted run in any phase.
 #[component]
@@ -63,7 +65,13 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
     }
     };
     view! {
-        <article class="run" data-testid="run-entry" data-phase=phase_name data-earlier=entry.earlier.to_string()>
+        <article
+            class="run"
+            id=run_element_id(entry.seq)
+            data-testid="run-entry"
+            data-phase=phase_name
+            data-earlier=entry.earlier.to_string()
+        >
             <div class="run-session">
                 {format!("session {}", entry.session.get_value())}
                 {entry.earlier.then_some(" · from an earlier visit: its Python state is gone")}
@@ -72,6 +80,24 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
             {body}
         </article>
     }
+}
+
+/// The id of run `seq`'s element.
+fn run_element_id(seq: usize) -> String {
+    format!("run-{seq}")
+}
+
+/// Scrolls run `seq` into view where it is not (a new run below the fold),
+/// once it is drawn.
+pub fn reveal_run(seq: usize) {
+    request_animation_frame(move || {
+        let Some(element) = document().get_element_by_id(&run_element_id(seq)) else {
+            return;
+        };
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        element.scroll_into_view_with_scroll_into_view_options(&options);
+    });
 }
 
 /// The submitted code with line numbers; the failing line, if any, is marked.
@@ -196,7 +222,12 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
             </div>
         }
     });
-    let error = result.error.map(|error| view! { <ErrorView error /> });
+    // A run the person stopped is not a failure of the code: said neutrally.
+    let kept = result.restored.is_none();
+    let error = result.error.map(|error| match result.status {
+        RunStatus::Cancelled => view! { <StoppedNote error kept /> }.into_any(),
+        _ => view! { <ErrorView error /> }.into_any(),
+    });
     let exit = result.exit_code.map(|code| {
         view! { <div class="run-meta" data-testid="exit-code" data-code=code>{format!("Exited with code {code}")}</div> }
     });
@@ -330,6 +361,30 @@ fn RestoredNote(restored: Restoration) -> impl IntoView {
     }
 }
 
+/// A stopped run: where it was, and whether the session's variables stayed.
+#[component]
+fn StoppedNote(error: RunError, kept: bool) -> impl IntoView {
+    let code = error.hint.as_ref().map(|hint| bulk::wire_name(&hint.code));
+    view! {
+        <div class="run-stopped" data-testid="stopped" data-line=error.line>
+            <span data-testid="hint" data-code=code>{stopped_text(error.line, kept)}</span>
+        </div>
+    }
+}
+
+/// `"Stopped at line 3; variables kept."`, or what came back after a restart.
+fn stopped_text(line: Option<u32>, kept: bool) -> String {
+    let at = line.map_or_else(
+        || "Stopped".to_owned(),
+        |line| format!("Stopped at line {line}"),
+    );
+    if kept {
+        format!("{at}; variables kept.")
+    } else {
+        format!("{at}; the sandbox restarted (see below).")
+    }
+}
+
 /// An exception: type and message first, where it happened, then the traceback.
 #[component]
 fn ErrorView(error: RunError) -> impl IntoView {
@@ -394,4 +449,22 @@ fn caret_under(from: Option<u32>, to: Option<u32>) -> Option<String> {
         " ".repeat((from - 1) as usize),
         "^".repeat(width as usize)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_run_says_where_and_what_stayed() {
+        assert_eq!(
+            stopped_text(Some(3), true),
+            "Stopped at line 3; variables kept."
+        );
+        assert_eq!(stopped_text(None, true), "Stopped; variables kept.");
+        assert_eq!(
+            stopped_text(Some(2), false),
+            "Stopped at line 2; the sandbox restarted (see below)."
+        );
+    }
 }

@@ -6,9 +6,10 @@ use leptos::task::spawn_local;
 use crate::app::SharedRuntime;
 use crate::protocol::DEFAULT_SESSION;
 use crate::store::file_keeper::FileKeeper;
+use crate::store::kept_files::KeptFile;
 
 /// Sessions have isolated globals; runs go to the one picked here, from `names`.
-/// Reset and Delete also drop the session's kept `files`.
+/// Reset and Delete also drop the session's kept `files`, after asking.
 #[component]
 pub fn SessionBar(
     runtime: SharedRuntime,
@@ -18,6 +19,8 @@ pub fn SessionBar(
 ) -> impl IntoView {
     let draft = RwSignal::new(String::new());
     let notice = RwSignal::new(None::<String>);
+    // Reset (false) or Delete (true) waiting for the person to confirm.
+    let confirming = RwSignal::new(None::<bool>);
 
     let add = move || {
         let typed = draft.get_untracked().trim().to_owned();
@@ -35,6 +38,7 @@ pub fn SessionBar(
     };
 
     let clear = move |forget: bool| {
+        confirming.set(None);
         let name = session.get_untracked();
         let pending = runtime.with_value(|runtime| runtime.clear_session(&name, forget));
         files.forget(&name);
@@ -92,21 +96,63 @@ pub fn SessionBar(
             <button data-testid="new-session" on:click=move |_| add()>
                 "New"
             </button>
-            <button data-testid="reset-session" on:click=move |_| clear(false)>
+            <button data-testid="reset-session" on:click=move |_| confirming.set(Some(false))>
                 "Reset"
             </button>
             <button
                 data-testid="delete-session"
                 title="Delete this session (at least one stays)"
                 prop:disabled=move || names.with(|n| n.len() < 2)
-                on:click=move |_| clear(true)
+                on:click=move |_| confirming.set(Some(true))
             >
                 "Delete"
             </button>
+            {move || {
+                confirming
+                    .get()
+                    .map(|forget| {
+                        let warning = session.with(|name| clear_warning(name, &files.files(name), forget));
+                        view! {
+                            <span class="confirm" role="group" data-testid="confirm-clear">
+                                <span role="alert">{warning}</span>
+                                " "
+                                <button data-testid="confirm-clear-session" on:click=move |_| clear(forget)>
+                                    {if forget { "Delete" } else { "Reset" }}
+                                </button>
+                                <button data-testid="cancel-clear-session" on:click=move |_| confirming.set(None)>
+                                    "Cancel"
+                                </button>
+                            </span>
+                        }
+                    })
+            }}
             <span class="session-notice" data-testid="session-notice">
                 {move || notice.get()}
             </span>
         </section>
+    }
+}
+
+/// What Reset (or Delete, with `forget`) of session `name` takes away.
+fn clear_warning(name: &str, files: &[KeptFile], forget: bool) -> String {
+    let listed = match files {
+        [] => String::new(),
+        [one] => format!(" and its file {}", one.path),
+        many => {
+            let shown: Vec<&str> = many.iter().take(3).map(|f| f.path.as_str()).collect();
+            let more = many.len().saturating_sub(shown.len());
+            let rest = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            format!(" and its {} files ({}{rest})", many.len(), shown.join(", "))
+        }
+    };
+    if forget {
+        format!("Delete session “{name}”? Its variables{listed} are deleted.")
+    } else {
+        format!("Reset session “{name}”? Its variables{listed} are deleted; its code and run history stay.")
     }
 }
 
@@ -116,4 +162,33 @@ fn next_free_name(taken: &[String]) -> String {
         .map(|n| format!("session-{n}"))
         .find(|name| !taken.contains(name))
         .unwrap_or_else(|| DEFAULT_SESSION.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::kept_files::Keeping;
+
+    fn file(path: &str) -> KeptFile {
+        KeptFile {
+            path: path.to_owned(),
+            size: 1,
+            keeping: Keeping::Kept,
+        }
+    }
+
+    #[test]
+    fn the_warning_says_what_goes() {
+        assert_eq!(
+            clear_warning("main", &[], false),
+            "Reset session “main”? Its variables are deleted; its code and run history stay."
+        );
+        assert_eq!(
+            clear_warning("main", &[file("a.csv")], true),
+            "Delete session “main”? Its variables and its file a.csv are deleted."
+        );
+        let many: Vec<KeptFile> = ["a", "b", "c", "d", "e"].map(file).into();
+        assert!(clear_warning("x", &many, false)
+            .contains("its 5 files (a, b, c and 2 more) are deleted"));
+    }
 }

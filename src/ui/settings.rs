@@ -1,11 +1,14 @@
-//! Settings: whether the app works offline, how much it stores, and "Clear data".
+//! Settings: whether the app works offline, which packages and origins
+//! Python has, how much it stores, and "Clear data".
 
 use leptos::logging::warn;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use serde::Deserialize;
 
 use crate::format;
-use crate::pwa::PwaState;
+use crate::names::CONFIG_FILE;
+use crate::pwa::{self, InstallProgress, PwaState};
 use crate::store::{self, records::Usage};
 
 /// A panel in the header: the offline copy's state and version, storage
@@ -13,10 +16,14 @@ use crate::store::{self, records::Usage};
 #[component]
 pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
     let usage = RwSignal::new(None::<Result<Usage, String>>);
+    let deployment = RwSignal::new(None::<Result<Deployment, String>>);
     let confirming = RwSignal::new(false);
     let refresh = move || {
         spawn_local(async move {
             usage.set(Some(store::usage().await.map_err(|e| e.to_string())));
+        });
+        spawn_local(async move {
+            deployment.set(Some(Deployment::read().await));
         });
     };
     let clear = move |_| {
@@ -50,6 +57,7 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
             <summary>"Settings"</summary>
             <div class="settings-body">
                 <OfflineState pwa />
+                <DeploymentFacts deployment />
                 <p data-testid="storage-usage">{move || usage.get().map(|usage| match usage {
                     Ok(usage) => storage_usage(&usage),
                     Err(error) => format!("Storage: {error}"),
@@ -77,14 +85,111 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
     }
 }
 
+/// What the deployment gives Python: the packages that come with the app
+/// (they work offline) and the origins its code may reach.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Deployment {
+    bundled: Vec<String>,
+    network: Vec<String>,
+}
+
+impl Deployment {
+    /// Reads Pyodide's manifest and the config (which the service worker then keeps).
+    async fn read() -> Result<Self, String> {
+        #[derive(Deserialize, Default)]
+        struct Manifest {
+            #[serde(default)]
+            bundled: Vec<String>,
+        }
+        #[derive(Deserialize, Default)]
+        struct Network {
+            #[serde(default)]
+            allow: Vec<String>,
+        }
+        #[derive(Deserialize, Default)]
+        struct Config {
+            #[serde(default)]
+            network: Network,
+        }
+        let manifest: Manifest = crate::js::fetch::json("pyodide/manifest.json").await?;
+        let config: Config = crate::js::fetch::json(CONFIG_FILE).await?;
+        Ok(Self {
+            bundled: manifest.bundled,
+            network: config.network.allow,
+        })
+    }
+
+    /// The packages line, e.g. `"Packages that work offline: sympy, tabulate."`.
+    fn packages_line(&self) -> String {
+        if self.bundled.is_empty() {
+            return "No packages come with this deployment: each downloads on first use."
+                .to_owned();
+        }
+        format!(
+            "Packages that work offline: {}. Others (numpy, pandas, matplotlib…) download on first use.",
+            self.bundled.join(", ")
+        )
+    }
+
+    /// The network line: where Python may connect.
+    fn network_line(&self) -> String {
+        if self.network.is_empty() {
+            return format!(
+                "Python reaches no website (only package downloads); a deployment allows origins in {CONFIG_FILE} under network.allow."
+            );
+        }
+        format!("Python may reach: {}.", self.network.join(", "))
+    }
+}
+
+/// The deployment's packages and network allowlist.
+#[component]
+fn DeploymentFacts(deployment: RwSignal<Option<Result<Deployment, String>>>) -> impl IntoView {
+    move || {
+        deployment.get().map(|facts| match facts {
+            Ok(facts) => view! {
+                <p data-testid="offline-packages">{facts.packages_line()}</p>
+                <p data-testid="network-allow">{facts.network_line()}</p>
+            }
+            .into_any(),
+            Err(error) => view! { <p data-testid="offline-packages">{error}</p> }.into_any(),
+        })
+    }
+}
+
+/// The offline copy's download, e.g. `"Downloading the offline copy: 12.0 MB of 24.0 MB…"`.
+fn install_progress_line(progress: Option<InstallProgress>) -> String {
+    match progress {
+        Some(InstallProgress { done, total }) => format!(
+            "Downloading the offline copy: {} of {}…",
+            format::bytes(done as u64),
+            format::bytes(total as u64)
+        ),
+        None => "Preparing offline use…".to_owned(),
+    }
+}
+
 /// Whether the app starts without a network, and which version is cached.
 #[component]
 fn OfflineState(pwa: ReadSignal<PwaState>) -> impl IntoView {
+    let retry = move |_| {
+        if let Err(error) = pwa::retry_install() {
+            warn!("sandpit: could not retry the install: {error}");
+        }
+    };
     let state = move || {
         pwa.with(|pwa| match pwa {
             PwaState {
                 error: Some(error), ..
             } => ("failed", format!("Offline use failed: {error}")),
+            PwaState {
+                install_error: Some(error),
+                offline_ready: false,
+                ..
+            } => (
+                "failed",
+                format!("The offline copy could not be installed ({error}). The app works while online."),
+            ),
             PwaState {
                 supported: false, ..
             } => (
@@ -104,7 +209,9 @@ fn OfflineState(pwa: ReadSignal<PwaState>) -> impl IntoView {
                     cached_bytes.map_or_else(|| "?".to_owned(), |b| format::bytes(b as u64)),
                 ),
             ),
-            _ => ("preparing", "Preparing offline use…".to_owned()),
+            PwaState {
+                install_progress, ..
+            } => ("preparing", install_progress_line(*install_progress)),
         })
     };
     view! {
@@ -112,8 +219,13 @@ fn OfflineState(pwa: ReadSignal<PwaState>) -> impl IntoView {
             data-testid="offline-state"
             data-state=move || state().0
             data-version=move || pwa.with(|pwa| pwa.version.clone())
+            aria-live="polite"
         >
             {move || state().1}
+            <Show when=move || pwa.with(|pwa| pwa.install_error.is_some() && !pwa.offline_ready)>
+                " "
+                <button data-testid="retry-install" on:click=retry>"Try again"</button>
+            </Show>
         </p>
     }
 }
@@ -144,6 +256,35 @@ pub fn storage_usage(usage: &Usage) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deployment_lines_name_the_packages_and_origins() {
+        let mut facts = Deployment {
+            bundled: vec!["sympy".into(), "tabulate".into()],
+            network: vec![],
+        };
+        assert!(facts
+            .packages_line()
+            .starts_with("Packages that work offline: sympy, tabulate."));
+        assert!(facts.network_line().contains("network.allow"));
+        facts.network.push("https://api.example.org".into());
+        assert_eq!(
+            facts.network_line(),
+            "Python may reach: https://api.example.org."
+        );
+        facts.bundled.clear();
+        assert!(facts.packages_line().starts_with("No packages come"));
+    }
+
+    #[test]
+    fn install_progress_says_how_far() {
+        assert_eq!(install_progress_line(None), "Preparing offline use…");
+        let line = install_progress_line(Some(InstallProgress {
+            done: 12e6,
+            total: 24e6,
+        }));
+        assert_eq!(line, "Downloading the offline copy: 12.0 MB of 24.0 MB…");
+    }
 
     #[test]
     fn storage_usage_breaks_down_where_the_browser_does() {

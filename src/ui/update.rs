@@ -91,7 +91,7 @@ pub fn InstallButton(pwa: ReadSignal<PwaState>) -> impl IntoView {
         });
     };
     view! {
-        <Show when=move || pwa.with(|state| state.installable)>
+        <Show when=move || pwa.with(PwaState::can_install)>
             <button class="install-button" data-testid="install" on:click=install>
                 "Install"
             </button>

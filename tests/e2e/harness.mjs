@@ -18,7 +18,7 @@ import { after, afterEach, before } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import { chromium } from "playwright-core";
 
-import { serve } from "../../scripts/serve.mjs";
+import { serve, serveMakeRun } from "../../scripts/serve.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The built bundle the tests serve. */
@@ -176,11 +176,15 @@ export async function openProfile(options = {}) {
  * `server` is exposed so a test can stop it (offline) or serve another
  * deployment from the same origin (`server.setRoot`).
  *
- * @param {{ isolated?: boolean, secure?: boolean, allowOrigins?: string[], embedOrigins?: string[], root?: string }} [options]
+ * `makeRun: true` serves it exactly as `make run` does (its demo page too),
+ * and ignores the other options.
+ *
+ * @param {{ isolated?: boolean, secure?: boolean, allowOrigins?: string[], embedOrigins?: string[], root?: string, makeRun?: boolean }} [options]
  */
-export async function startApp({ isolated = true, secure = true, allowOrigins, embedOrigins, root = DIST } = {}) {
+export async function startApp({ isolated = true, secure = true, allowOrigins, embedOrigins, root = DIST, makeRun = false } = {}) {
   assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
-  const server = await serve({ root, isolated, secure, allowOrigins, embedOrigins });
+  const served = makeRun ? await serveMakeRun({ root, port: 0 }) : null;
+  const server = served?.server ?? (await serve({ root, isolated, secure, allowOrigins, embedOrigins }));
   const browser = await launchChromium();
   const profiles = [];
   return {
@@ -212,7 +216,7 @@ export async function startApp({ isolated = true, secure = true, allowOrigins, e
     },
     async close() {
       await browser.close();
-      await server.close();
+      await (served ?? server).close();
       // A persistent context is a browser of its own.
       for (const opened of profiles) await opened.close();
     },
@@ -480,6 +484,7 @@ export class SandpitPage {
   /** Presses Reset or Delete and waits for the session notice. */
   async clearSession(button) {
     await this.page.getByTestId(button).click();
+    await this.page.getByTestId("confirm-clear-session").click();
     await this.page.getByTestId("session-notice").filter({ hasText: /was (reset|deleted)/ }).waitFor();
   }
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, afterEach, describe, test } from "node:test";
 
 import { readPrecache, writePrecache } from "../../scripts/precache.mjs";
-import { WORKER_PATH } from "../../www/generated/names.js";
+import { CONFIG_FILE, WORKER_PATH } from "../../www/generated/names.js";
 import { startCanary } from "./canary.mjs";
 import { DIST, startApp } from "./harness.mjs";
 
@@ -180,6 +180,76 @@ describe("offline", () => {
   });
 });
 
+describe("offline under every way of serving", () => {
+  test("served as `make run` serves it (the demo's origin added to the config), the app installs and runs offline", async () => {
+    app = await startApp({ makeRun: true });
+    const built = JSON.parse(await readFile(join(DIST, CONFIG_FILE), "utf8"));
+    const served = await (await fetch(new URL(CONFIG_FILE, app.url))).json();
+    assert.notDeepEqual(served, built, "make run serves another config than the one built");
+    const sandpit = await (await app.newPage()).open();
+    await sandpit.waitReady();
+    await sandpit.waitOfflineReady();
+    assert.equal(await sandpit.page.evaluate(() => navigator.serviceWorker.controller !== null), true);
+    await sandpit.page.getByTestId("settings").locator("summary").click();
+    await sandpit.page.getByTestId("offline-packages").filter({ hasText: "sympy" }).waitFor();
+
+    await sandpit.page.context().setOffline(true);
+    await app.server.close();
+    await sandpit.reload();
+    await sandpit.waitReady();
+    const result = await sandpit.run("print(6 * 7)");
+    assert.equal(result.phase, "ok");
+    assert.deepEqual(result.output, [{ stream: "stdout", text: "42\n" }]);
+    // The config the page read is the one kept: the demo's origin is in it offline too.
+    const offline = await sandpit.page.evaluate(async (path) => (await fetch(path)).json(), CONFIG_FILE);
+    assert.deepEqual(offline, served);
+    await sandpit.assertHealthy();
+  });
+
+  test("a config edited after the build installs too, and its network allowlist reaches the worker's CSP", async () => {
+    const origin = "https://api.example.org";
+    const { dir } = await deployment(() => {});
+    // Edited after the precache list was written, as a deployer would.
+    const config = JSON.parse(await readFile(join(dir, CONFIG_FILE), "utf8"));
+    config.network = { allow: [origin] };
+    await writeFile(join(dir, CONFIG_FILE), JSON.stringify(config));
+    const sandpit = await openApp({ root: dir });
+    await sandpit.waitOfflineReady();
+    await sandpit.page.getByTestId("settings").locator("summary").click();
+    await sandpit.page.getByTestId("network-allow").filter({ hasText: origin }).waitFor();
+
+    await sandpit.page.context().setOffline(true);
+    await app.server.close();
+    await sandpit.reload();
+    await sandpit.waitReady();
+    const csp = await sandpit.page.evaluate(async (path) => (await fetch(path)).headers.get("content-security-policy"), WORKER_PATH);
+    assert.match(csp ?? "", new RegExp(`connect-src 'self' ${origin.replaceAll(".", "\\.")}`));
+    assert.equal((await sandpit.run("print(1)")).phase, "ok");
+    await sandpit.assertHealthy();
+  });
+
+  test("a failed install says why in Settings, the Install button stays hidden, and Try again retries", async () => {
+    const missing = "pyodide/tabulate-0.9.0-py3-none-any.whl";
+    const { dir } = await deployment(() => {});
+    // Listed in the precache, gone from the host: the install cannot finish.
+    const kept = join(await scratchDir(), "kept.whl");
+    await cp(join(dir, missing), kept);
+    await rm(join(dir, missing));
+    const sandpit = await openApp({ root: dir });
+    await sandpit.page.getByTestId("settings").locator("summary").click();
+    const state = sandpit.page.locator('[data-testid="offline-state"][data-state="failed"]');
+    await state.waitFor({ timeout: 60_000 });
+    assert.match(await state.textContent(), /could not be installed.*tabulate-0\.9\.0.*404/s);
+    assert.equal(await sandpit.page.getByTestId("install").count(), 0);
+    assert.equal((await sandpit.run("print(1)")).phase, "ok", "the app works while online");
+
+    await cp(kept, join(dir, missing));
+    await sandpit.page.getByTestId("retry-install").click();
+    await sandpit.waitOfflineReady();
+    await sandpit.assertHealthy({ allow: [/404/, /tabulate/] });
+  });
+});
+
 /** Records every state the runtime's status line shows, from the page's first paint. */
 function recordRuntimeStates() {
   window.__runtimeStates = [];
@@ -280,7 +350,8 @@ describe("updates", () => {
     assert.equal(await pageMarker(sandpit), "v2");
     assert.equal(await sandpit.waitOfflineReady(), v2.version);
     assert.equal(await sandpit.page.getByTestId("update-prompt").getAttribute("data-state"), "none");
-    const expected = Object.keys(v2.files)
+    // Every listed file, and the config as the page last read it.
+    const expected = [...Object.keys(v2.files), CONFIG_FILE]
       .map((path) => new URL(path, app.url).href)
       .sort();
     // The service worker's own caches (the start-up snapshot's is checked by its key, see snapshot.test.mjs).

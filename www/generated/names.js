@@ -54,6 +54,12 @@ export const DEFAULT_TIMEOUT_MS = 30000;
 export const CONFIG_FILE = "sandpit.config.json";
 
 /**
+ * The BroadcastChannel on which the service worker tells pages why
+ * installing the offline copy failed.
+ */
+export const SERVICE_WORKER_CHANNEL = "sandpit-service-worker";
+
+/**
  * The embeddable widget: the app's page under this name, relative to its root.
  */
 export const WIDGET_PAGE = "widget.html";
