@@ -62,6 +62,7 @@ _BUILTIN_VALUES = _JSON_SCALARS | {bytes, complex, list, tuple, dict, set, froze
 _REPR_METHODS = (
     ("text/html", "_repr_html_"),
     ("text/markdown", "_repr_markdown_"),
+    ("text/latex", "_repr_latex_"),
     ("image/png", "_repr_png_"),
     ("image/svg+xml", "_repr_svg_"),
     ("application/json", "_repr_json_"),

@@ -70,6 +70,10 @@ shared_names! {
     /// what Python may reach, where packages come from.
     pub const CONFIG_FILE: &str = "sandpit.config.json";
 
+    /// Where the page keeps the theme the person picked (`light` or `dark`;
+    /// none follows the system): localStorage, so the first paint has it.
+    pub const THEME_STORAGE_KEY: &str = "sandpit-theme";
+
     /// The BroadcastChannel on which the service worker tells pages why
     /// installing the offline copy failed.
     pub const SERVICE_WORKER_CHANNEL: &str = "sandpit-service-worker";

@@ -289,6 +289,13 @@ pub struct MimeBundle {
         skip_serializing_if = "Option::is_none"
     )]
     pub markdown: Option<Text>,
+    /// LaTeX (math), as `_repr_latex_` gives it: shown with KaTeX.
+    #[serde(
+        rename = "text/latex",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub latex: Option<Text>,
     /// PNG image, base64.
     #[serde(rename = "image/png", default, skip_serializing_if = "Option::is_none")]
     pub png: Option<Text>,
@@ -836,6 +843,7 @@ crate::js::reader::read_fields! {
         text: "text/plain",
         html: "text/html",
         markdown: "text/markdown",
+        latex: "text/latex",
         png: "image/png",
         svg: "image/svg+xml",
         json: "application/json",

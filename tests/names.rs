@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sandpit::names::{
-    self, EARLY_WORKER_CHECK_GLOBAL, EARLY_WORKER_GLOBAL, WIDGET_PAGE, WORKER_PATH,
+    self, EARLY_WORKER_CHECK_GLOBAL, EARLY_WORKER_GLOBAL, THEME_STORAGE_KEY, WIDGET_PAGE,
+    WORKER_PATH,
 };
 use serde_json::Value;
 
@@ -124,6 +125,7 @@ fn the_files_that_cannot_import_the_names_spell_them_as_defined() {
     for expected in [
         format!(r#"window.{EARLY_WORKER_GLOBAL} = new Worker("{WORKER_PATH}""#),
         format!(r#"window.{EARLY_WORKER_CHECK_GLOBAL} = fetch("{WORKER_PATH}""#),
+        format!(r#"localStorage.getItem("{THEME_STORAGE_KEY}")"#),
     ] {
         assert!(
             script.contains(&expected),

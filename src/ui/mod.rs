@@ -13,6 +13,7 @@ mod save_state;
 mod sessions;
 mod settings;
 mod status_line;
+mod theme;
 mod update;
 mod widget;
 
@@ -35,6 +36,7 @@ use run_list::RunList;
 use sessions::SessionBar;
 use settings::Settings;
 use status_line::{Activity, StatusLine};
+use theme::ThemeSwitch;
 use update::{watch_pwa, InstallButton, UpdatePrompt};
 
 /// Code shown on first load, so the Run button does something useful at once.
@@ -154,6 +156,7 @@ pub fn App() -> impl IntoView {
                     }}
                 </Show>
                 <InstallButton pwa />
+                <ThemeSwitch />
                 <Settings pwa />
             </header>
             <UpdatePrompt pwa />

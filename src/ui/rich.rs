@@ -1,9 +1,23 @@
-//! Rich outputs: images inline, HTML only inside a sandboxed iframe, the rest as text.
+//! Rich outputs: images inline, math with KaTeX, HTML only inside a
+//! sandboxed iframe sized to its content, the rest as text.
 
+use std::cell::Cell;
+
+use gloo_events::EventListener;
+use leptos::html;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::js::bulk::Text;
 use crate::protocol::MimeBundle;
+
+#[wasm_bindgen(module = "/www/math.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = renderMath)]
+    async fn render_math(element: &web_sys::HtmlElement, latex: &JsValue) -> JsValue;
+}
 
 /// Put in front of every HTML output: the frame may run its own inline
 /// scripts and styles (tables, interactive charts) but load nothing from
@@ -13,13 +27,95 @@ const HTML_OUTPUT_CSP: &str =
 script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; \
 font-src data:; media-src data: blob:\">";
 
+/// The key of the message an HTML output's frame sends with its height.
+const FRAME_HEIGHT_KEY: &str = "sandpitFrameHeight";
+
+/// Also in front of every HTML output: it reports the document's height to
+/// the page whenever it changes, so the frame can be as tall as its content.
+const HTML_OUTPUT_SIZER: &str = "<script>(()=>{const post=()=>parent.postMessage(\
+{sandpitFrameHeight:document.documentElement.scrollHeight},\"*\");\
+new ResizeObserver(post).observe(document.documentElement);addEventListener(\"load\",post)})()</script>";
+
+/// The tallest an HTML output's frame grows (CSS pixels); beyond, it scrolls.
+const MAX_FRAME_HEIGHT: f64 = 640.0;
+
+/// The frame's height for a document `reported` pixels tall: its content,
+/// at least a line, at most [`MAX_FRAME_HEIGHT`]; none for a nonsense report.
+fn frame_height(reported: f64) -> Option<f64> {
+    reported
+        .is_finite()
+        .then(|| reported.ceil().clamp(24.0, MAX_FRAME_HEIGHT))
+}
+
+thread_local! {
+    static WATCHING_FRAMES: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Listens, once per page, for HTML outputs' heights. A message counts only
+/// from one of the page's own output frames (its `source` is the frame's
+/// window), and only its number is read.
+fn watch_frame_heights() {
+    if WATCHING_FRAMES.with(|watching| watching.replace(true)) {
+        return;
+    }
+    EventListener::new(&window(), "message", |event| {
+        let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else {
+            return;
+        };
+        let reported = js_sys::Reflect::get(&event.data(), &FRAME_HEIGHT_KEY.into())
+            .ok()
+            .and_then(|height| height.as_f64());
+        let (Some(height), Some(source)) = (reported.and_then(frame_height), event.source()) else {
+            return;
+        };
+        let Ok(frames) = document().query_selector_all("iframe.display-html") else {
+            return;
+        };
+        for index in 0..frames.length() {
+            let Some(frame) = frames
+                .item(index)
+                .and_then(|node| node.dyn_into::<web_sys::HtmlIFrameElement>().ok())
+            else {
+                continue;
+            };
+            let from_frame = frame
+                .content_window()
+                .is_some_and(|window| js_sys::Object::is(&window, &source));
+            if from_frame {
+                let _ = web_sys::HtmlElement::style(&frame)
+                    .set_property("height", &format!("{height}px"));
+                return;
+            }
+        }
+    })
+    .forget();
+}
+
+/// The page's theme as the frame's document should take it: without it a
+/// dark page shows an opaque white frame.
+fn frame_color_scheme() -> &'static str {
+    let dark = document()
+        .document_element()
+        .and_then(|root| root.get_attribute("data-theme"))
+        .is_some_and(|theme| theme == "dark");
+    if dark {
+        "<meta name=\"color-scheme\" content=\"dark\">"
+    } else {
+        "<meta name=\"color-scheme\" content=\"light\">"
+    }
+}
+
 /// One display output, in its richest safe form.
 #[component]
 pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
     // Built as JS strings and set as properties: a figure or a page of HTML
     // never passes through wasm memory on its way to the DOM.
     if let Some(html) = bundle.html {
-        let document = Text::from(HTML_OUTPUT_CSP).concat(&html);
+        watch_frame_heights();
+        let document = Text::from(HTML_OUTPUT_CSP)
+            .concat(&Text::from(frame_color_scheme()))
+            .concat(&Text::from(HTML_OUTPUT_SIZER))
+            .concat(&html);
         // No allow-same-origin: the frame gets an opaque origin and cannot
         // reach the page, its storage or its worker; no top navigation either.
         return view! {
@@ -39,16 +135,19 @@ pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
         let encoded = Text::from(svg.with_str(js_sys::encode_uri_component));
         let src = Text::from("data:image/svg+xml;charset=utf-8,").concat(&encoded);
         return view! {
-            <img class="display" data-testid="display" data-mime="image/svg+xml" prop:src=src.to_js() alt="SVG output" />
+            <img class="display display-image" data-testid="display" data-mime="image/svg+xml" prop:src=src.to_js() alt="SVG output" />
         }
         .into_any();
     }
     if let Some(png) = bundle.png {
         let src = Text::from("data:image/png;base64,").concat(&png);
         return view! {
-            <img class="display" data-testid="display" data-mime="image/png" prop:src=src.to_js() alt="PNG output" />
+            <img class="display display-image" data-testid="display" data-mime="image/png" prop:src=src.to_js() alt="PNG output" />
         }
         .into_any();
+    }
+    if let Some(latex) = bundle.latex {
+        return view! { <MathOutput latex plain=bundle.text /> }.into_any();
     }
     let (mime, text) = if let Some(markdown) = bundle.markdown {
         ("text/markdown", markdown)
@@ -59,4 +158,52 @@ pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
     };
     view! { <pre class="display display-text" data-testid="display" data-mime=mime prop:textContent=text.to_js()></pre> }
         .into_any()
+}
+
+/// Math: the plain text at once, replaced by KaTeX's rendering once it is
+/// loaded; where KaTeX refuses the input the plain text stays, saying why.
+#[component]
+fn MathOutput(latex: Text, plain: Text) -> impl IntoView {
+    let element = NodeRef::<html::Div>::new();
+    let state = RwSignal::new("rendering");
+    let refused = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let Some(target) = element.get() else { return };
+        let latex = latex.to_js();
+        spawn_local(async move {
+            let reason = render_math(&target, &latex).await.as_string();
+            state.set(if reason.is_some() {
+                "plain"
+            } else {
+                "rendered"
+            });
+            refused.set(reason.map(|why| format!("Shown as text: {why}")));
+        });
+    });
+    view! {
+        <div
+            class="display display-math"
+            data-testid="display"
+            data-mime="text/latex"
+            data-state=move || state.get()
+            title=move || refused.get()
+            node_ref=element
+        >
+            <pre class="display-text" prop:textContent=plain.to_js()></pre>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_is_as_tall_as_its_content_within_bounds() {
+        assert_eq!(frame_height(120.2), Some(121.0));
+        assert_eq!(frame_height(3.0), Some(24.0));
+        assert_eq!(frame_height(5000.0), Some(MAX_FRAME_HEIGHT));
+        assert_eq!(frame_height(f64::NAN), None);
+        assert!(HTML_OUTPUT_SIZER.contains(FRAME_HEIGHT_KEY));
+    }
 }

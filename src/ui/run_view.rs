@@ -207,14 +207,19 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
             </div>
         }
     });
-    let value = result.value.map(|value| {
-        view! {
-            <pre class="value" data-testid="value">
-                <span class="value-marker">"→ "</span>
-                <span prop:textContent=value.repr.to_js()></span>
-            </pre>
-        }
-    });
+    // A value shown in its rich form is not printed again as its repr.
+    let displayed = |repr: &Text| result.displays.iter().any(|bundle| bundle.text == *repr);
+    let value = result
+        .value
+        .filter(|value| !displayed(&value.repr))
+        .map(|value| {
+            view! {
+                <pre class="value" data-testid="value">
+                    <span class="value-marker">"→ "</span>
+                    <span prop:textContent=value.repr.to_js()></span>
+                </pre>
+            }
+        });
     let displays_cut = result.truncated.displays.then(|| {
         view! {
             <div class="truncated" data-testid="displays-truncated">

@@ -54,6 +54,12 @@ export declare const DEFAULT_TIMEOUT_MS: 30000;
 export declare const CONFIG_FILE: "sandpit.config.json";
 
 /**
+ * Where the page keeps the theme the person picked (`light` or `dark`;
+ * none follows the system): localStorage, so the first paint has it.
+ */
+export declare const THEME_STORAGE_KEY: "sandpit-theme";
+
+/**
  * The BroadcastChannel on which the service worker tells pages why
  * installing the offline copy failed.
  */

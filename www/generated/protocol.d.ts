@@ -470,6 +470,10 @@ export interface MimeBundle {
    */
   "text/html"?: string | null;
   /**
+   * LaTeX (math), as `_repr_latex_` gives it: shown with KaTeX.
+   */
+  "text/latex"?: string | null;
+  /**
    * Markdown source.
    */
   "text/markdown"?: string | null;
