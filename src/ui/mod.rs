@@ -5,6 +5,8 @@
 
 mod download;
 mod editor;
+mod examples;
+mod file_preview;
 mod files;
 mod rich;
 mod run_list;
@@ -31,6 +33,7 @@ use crate::surfaces::agents;
 use crate::surfaces::tool_host::ToolHost;
 use crate::tools::{RunPythonArgs, ToolFile};
 use editor::Editor;
+use examples::{Example, ExamplesMenu};
 use files::FilesPanel;
 use run_list::RunList;
 use sessions::SessionBar;
@@ -85,10 +88,10 @@ pub fn App() -> impl IntoView {
     // Why the last Run click did not start a run, if it did not.
     let notice = RwSignal::new(None::<String>);
 
-    let submit = move || {
-        let files = attached.try_update(std::mem::take).unwrap_or_default();
+    // Runs `source` in the current session, with `files` sent along.
+    let start_run = move |source: String, files: Vec<crate::protocol::InputFile>| {
         let args = RunPythonArgs {
-            code: code.get_untracked(),
+            code: source,
             session: Some(session.get_untracked()),
             timeout_seconds: Some(timeout_s.get_untracked().max(0.0)),
             files: files.into_iter().map(ToolFile::from).collect(),
@@ -109,6 +112,11 @@ pub fn App() -> impl IntoView {
             persistence.record_run(&entry);
         });
     };
+    let submit = move || {
+        let files = attached.try_update(std::mem::take).unwrap_or_default();
+        start_run(code.get_untracked(), files);
+    };
+    let delete_file = move |source: String| start_run(source, Vec::new());
 
     // Stop the running run, or else the oldest queued one.
     let stop = move || {
@@ -121,6 +129,19 @@ pub fn App() -> impl IntoView {
         });
         if let Some(id) = target {
             runtime.with_value(|runtime| runtime.cancel(id));
+        }
+    };
+    // An example opens in its own session: a new one gets the example's code
+    // once the switch has carried over, one opened before keeps its edits.
+    let open_example = move |example: &'static Example| {
+        let name = example.slug.to_owned();
+        let new = names.with_untracked(|n| !n.contains(&name));
+        if new {
+            names.update(|n| n.push(name.clone()));
+        }
+        session.set(name);
+        if new {
+            request_animation_frame(move || code.set(example.code.to_owned()));
         }
     };
     let activity = Activity::watch(runs);
@@ -162,14 +183,17 @@ pub fn App() -> impl IntoView {
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.
             <Show when=move || persistence.restored()>
-                <SessionBar runtime session names files />
+                <div class="toolbar">
+                    <ExamplesMenu on_pick=open_example />
+                    <SessionBar runtime session names files />
+                </div>
                 <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
                 <Show when=move || notice.with(Option::is_some)>
                     <p class="notice status-error" data-testid="run-notice">
                         {move || notice.get()}
                     </p>
                 </Show>
-                <FilesPanel attached files session />
+                <FilesPanel attached files session on_delete=delete_file />
                 <SaveState persistence />
                 <StatusLine status activity />
                 <RunList runs />
