@@ -105,7 +105,7 @@ pub fn FilePreview(preview: Preview) -> impl IntoView {
     };
     match preview {
         Preview::Text(text, cut) => view! {
-            <div class="file-preview" data-testid="file-preview" data-kind="text">
+            <div class="file-preview" data-testid="file-preview" data-kind="text" tabindex="0">
                 <pre>{text}</pre>
                 {cut_note(cut, "20,000 characters")}
             </div>
@@ -115,7 +115,7 @@ pub fn FilePreview(preview: Preview) -> impl IntoView {
             let mut rows = rows.into_iter();
             let header = rows.next().unwrap_or_default();
             view! {
-                <div class="file-preview" data-testid="file-preview" data-kind="table">
+                <div class="file-preview" data-testid="file-preview" data-kind="table" tabindex="0">
                     <table>
                         <thead><tr>{header.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
                         <tbody>

@@ -15,7 +15,7 @@ mod save_state;
 mod sessions;
 mod settings;
 mod status_line;
-mod theme;
+pub(crate) mod theme;
 mod update;
 mod widget;
 

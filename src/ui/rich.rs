@@ -91,14 +91,10 @@ fn watch_frame_heights() {
     .forget();
 }
 
-/// The page's theme as the frame's document should take it: without it a
-/// dark page shows an opaque white frame.
-fn frame_color_scheme() -> &'static str {
-    let dark = document()
-        .document_element()
-        .and_then(|root| root.get_attribute("data-theme"))
-        .is_some_and(|theme| theme == "dark");
-    if dark {
+/// The frame document's `color-scheme` for the page's `theme`: without it
+/// a dark page shows an opaque white frame.
+fn frame_color_scheme(theme: &str) -> &'static str {
+    if theme == "dark" {
         "<meta name=\"color-scheme\" content=\"dark\">"
     } else {
         "<meta name=\"color-scheme\" content=\"light\">"
@@ -112,10 +108,15 @@ pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
     // never passes through wasm memory on its way to the DOM.
     if let Some(html) = bundle.html {
         watch_frame_heights();
-        let document = Text::from(HTML_OUTPUT_CSP)
-            .concat(&Text::from(frame_color_scheme()))
-            .concat(&Text::from(HTML_OUTPUT_SIZER))
-            .concat(&html);
+        // Built again when the theme changes: the frame reloads in the new one.
+        let theme = super::theme::shown();
+        let document = move || {
+            Text::from(HTML_OUTPUT_CSP)
+                .concat(&Text::from(frame_color_scheme(theme.get())))
+                .concat(&Text::from(HTML_OUTPUT_SIZER))
+                .concat(&html)
+                .to_js()
+        };
         // No allow-same-origin: the frame gets an opaque origin and cannot
         // reach the page, its storage or its worker; no top navigation either.
         return view! {
@@ -124,7 +125,7 @@ pub fn RichOutput(bundle: MimeBundle) -> impl IntoView {
                 data-testid="display"
                 data-mime="text/html"
                 sandbox="allow-scripts"
-                prop:srcdoc=document.to_js()
+                prop:srcdoc=document
                 title="HTML output"
             ></iframe>
         }

@@ -115,6 +115,8 @@ fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoView {
     view! {
         <pre
             class="code-listing"
+            tabindex="0"
+            aria-label="Code of this run"
             data-testid="code-listing"
             data-error-line=move || highlight.get()
             style=move || highlight.get().map(|line| format!("--error-line: {line}"))
@@ -138,7 +140,8 @@ const OUTPUT_BLOCK_CHARS: usize = 8192;
 fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
     (!chunks.is_empty()).then(|| {
         view! {
-            <pre class="output" data-testid="output">
+            // Focusable: it scrolls, and keyboard users must reach all of it.
+            <pre class="output" data-testid="output" tabindex="0">
                 {chunks.into_iter().map(output_chunk).collect_view()}
             </pre>
         }
@@ -278,7 +281,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                 "Result as JSON"
             </button>
             <Show when=move || json_open.get()>
-                <pre data-testid="result-json" prop:textContent=move || as_json().to_js()></pre>
+                <pre data-testid="result-json" tabindex="0" aria-label="Result as JSON" prop:textContent=move || as_json().to_js()></pre>
             </Show>
         </div>
     }

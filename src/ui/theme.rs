@@ -62,11 +62,42 @@ fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
 }
 
-fn apply(choice: ThemeChoice) {
+thread_local! {
+    static SHOWN: std::cell::OnceCell<RwSignal<&'static str>> = const { std::cell::OnceCell::new() };
+}
+
+/// The theme shown (`light` or `dark`), for what must be rebuilt when it
+/// changes (HTML outputs' frames): at first what index.html's script set.
+pub fn shown() -> ReadSignal<&'static str> {
+    SHOWN
+        .with(|shown| {
+            *shown.get_or_init(|| {
+                let dark = document()
+                    .document_element()
+                    .and_then(|root| root.get_attribute("data-theme"))
+                    .map_or_else(system_dark, |theme| theme == "dark");
+                RwSignal::new(if dark { "dark" } else { "light" })
+            })
+        })
+        .read_only()
+}
+
+/// Shows `theme` (`light` or `dark`) on the whole page.
+pub fn show(theme: &'static str) {
     if let Some(root) = document().document_element() {
         // Setting an attribute on <html> cannot fail in a way worth reporting.
-        let _ = root.set_attribute("data-theme", choice.applied(system_dark()));
+        let _ = root.set_attribute("data-theme", theme);
     }
+    shown();
+    SHOWN.with(|shown| {
+        if let Some(signal) = shown.get() {
+            signal.set(theme);
+        }
+    });
+}
+
+fn apply(choice: ThemeChoice) {
+    show(choice.applied(system_dark()));
 }
 
 /// The theme switch; applies the kept choice at once and follows the system while it is "System".

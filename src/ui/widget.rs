@@ -43,6 +43,12 @@ pub fn Widget() -> impl IntoView {
     let theme = query_param(WIDGET_THEME_PARAM)
         .filter(|theme| ["light", "dark"].contains(&theme.as_str()))
         .unwrap_or_else(|| "system".to_owned());
+    // The embedding page's pick holds for the whole widget page (its HTML outputs too).
+    match theme.as_str() {
+        "light" => super::theme::show("light"),
+        "dark" => super::theme::show("dark"),
+        _ => {}
+    }
     // Headless, the status line still says whether Python is ready (pages
     // wait for that), but nobody sees it follow the runs: doing so would
     // only cost each run time.

@@ -20,7 +20,7 @@ import { chromium } from "playwright-core";
 
 import { serve, serveMakeRun } from "../../scripts/serve.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The built bundle the tests serve. */
 export const DIST = join(ROOT, "dist");
 

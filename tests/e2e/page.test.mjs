@@ -112,14 +112,19 @@ describe("examples", () => {
       .locator("option")
       .evaluateAll((all) => all.map((option) => /** @type {HTMLOptionElement} */ (option).value).filter(Boolean));
     assert.ok(options.length >= 10, `${options.length} examples`);
+    let previous = mine;
     for (const slug of options) {
       // matplotlib's wasm wheel cannot be had on this machine (no reachable
       // registry has it): its example is opened, not run.
       const runs = slug !== "example-plot";
       await sandpit.page.getByTestId("examples").selectOption(slug);
       await sandpit.page.waitForFunction((name) => /** @type {HTMLSelectElement | null} */ (document.querySelector('select[data-testid="session"]'))?.value === name, slug);
-      await sandpit.page.waitForFunction(() => /** @type {HTMLTextAreaElement | null} */ (document.querySelector('textarea[data-testid="code"]'))?.value.trim() !== "");
+      await sandpit.page.waitForFunction(
+        (before) => /** @type {HTMLTextAreaElement | null} */ (document.querySelector('textarea[data-testid="code"]'))?.value !== before,
+        previous,
+      );
       const code = await sandpit.page.getByTestId("code").inputValue();
+      previous = code;
       assert.notEqual(code, mine, `${slug} shows its own code`);
       if (!runs) {
         assert.match(code, /downloads it/);
@@ -186,8 +191,18 @@ describe("themes", () => {
     const index = await sandpit.submit("class Card:\n    def _repr_html_(self):\n        return '<p>dark card</p>'\nCard()");
     const frame = entry(index).locator("iframe.display-html");
     await frame.waitFor();
-    const scheme = await frame.evaluate((element) => /** @type {HTMLIFrameElement} */ (element).srcdoc.match(/name="color-scheme" content="(\w+)"/)?.[1]);
-    assert.equal(scheme, "dark", "the frame's document takes the page's theme (no white box)");
+    const inFrame = async () => {
+      const content = await (await frame.elementHandle())?.contentFrame();
+      assert.ok(content, "the frame has a document");
+      await content.locator("p").waitFor();
+      return content.evaluate(() => getComputedStyle(document.body).color);
+    };
+    // The frame's document follows the page's theme (no white box, light text), also after a switch.
+    assert.deepEqual(await inFrame(), "rgb(255, 255, 255)");
+    await sandpit.page.getByTestId("theme").selectOption("light");
+    await sandpit.page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+    assert.deepEqual(await inFrame(), "rgb(0, 0, 0)");
+    await sandpit.page.getByTestId("theme").selectOption("dark");
 
     await sandpit.reload();
     await sandpit.waitReady();
