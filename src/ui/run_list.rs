@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::run_view::RunView;
-use crate::app::RunEntry;
+use crate::app::{RunEntry, KEPT_RUNS};
 
 /// Runs per group. A group out of view is skipped whole by the browser
 /// (`content-visibility: auto` on `.run-group`, see style.css), so each
@@ -24,6 +24,7 @@ pub fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
             groups
         })
     });
+    let full = Memo::new(move |_| runs.with(|runs| runs.len() >= KEPT_RUNS as usize));
     view! {
         <section class="runs" data-testid="runs">
             <For
@@ -32,6 +33,14 @@ pub fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
                 children=move |group| view! { <RunGroup runs group /> }
             />
         </section>
+        <Show when=move || full.get()>
+            <p class="run-note" data-testid="runs-capped">
+                {format!(
+                    "The page keeps the latest {KEPT_RUNS} runs, as a reload would; older ones are dropped. \
+                     A session's variables and files stay."
+                )}
+            </p>
+        </Show>
     }
 }
 

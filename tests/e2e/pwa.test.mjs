@@ -429,6 +429,7 @@ describe("the user's work", () => {
     assert.equal(values.length, 100);
     assert.equal(values[0], "6", "the five oldest runs were dropped");
     assert.equal(values.at(-1), "105");
+    assert.match(await sandpit.page.getByTestId("runs-capped").textContent(), /keeps the latest 100 runs/);
     await sandpit.waitReady();
     await sandpit.assertHealthy();
   });
