@@ -114,8 +114,10 @@ function newServer() {
         annotations: tool.annotations,
         _meta: { ui: { resourceUri: uri } },
       },
-      async (/** @type {Record<string, any>} */ args, ctx) =>
-        /** @type {any} */ (await calls.call(tool.name, args, { views: showsViews(), signal: ctx.mcpReq.signal })),
+      /** @type {any} */ (
+        async (/** @type {Record<string, any>} */ args, /** @type {import("@modelcontextprotocol/server").ServerContext} */ ctx) =>
+          await calls.call(tool.name, args, { views: showsViews(), signal: ctx.mcpReq.signal })
+      ),
     );
     registerAppResource(
       server,
@@ -148,13 +150,15 @@ function newServer() {
       }),
       _meta: { ui: appOnly },
     },
-    async (/** @type {{ tool: string, arguments: Record<string, any> }} */ { tool, arguments: args }) => {
-      const claimed = calls.claim(tool, args);
-      return {
-        content: [{ type: "text", text: claimed ? "claimed" : "no such call is waiting" }],
-        structuredContent: claimed ?? { call: null, replay: [] },
-      };
-    },
+    /** @type {any} */ (
+      async (/** @type {{ tool: string, arguments: Record<string, any> }} */ { tool, arguments: args }) => {
+        const claimed = calls.claim(tool, args);
+        return {
+          content: [{ type: "text", text: claimed ? "claimed" : "no such call is waiting" }],
+          structuredContent: claimed ?? { call: null, replay: [] },
+        };
+      }
+    ),
   );
   registerAppTool(
     server,
@@ -175,11 +179,13 @@ function newServer() {
       }),
       _meta: { ui: appOnly },
     },
-    async (/** @type {{ call: string, result: any }} */ { call, result }) => {
-      const { content, structuredContent, isError } = result;
-      const accepted = calls.complete(call, { content, structuredContent, isError: isError === true });
-      return { content: [{ type: "text", text: accepted ? "accepted" : "no such call is waiting" }] };
-    },
+    /** @type {any} */ (
+      async (/** @type {{ call: string, result: any }} */ { call, result }) => {
+        const { content, structuredContent, isError } = result;
+        const accepted = calls.complete(call, { content, structuredContent, isError: isError === true });
+        return { content: [{ type: "text", text: accepted ? "accepted" : "no such call is waiting" }] };
+      }
+    ),
   );
   return server;
 }

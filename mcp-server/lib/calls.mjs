@@ -170,15 +170,6 @@ export class Calls {
   }
 
   /**
-   * Whether call `id` was cancelled or is gone (a view polls it while it runs).
-   *
-   * @param {string} id
-   */
-  isLive(id) {
-    return this.#pending.has(id);
-  }
-
-  /**
    * Keeps the runs a fresh interpreter must replay to be where the session is.
    *
    * @param {string} tool

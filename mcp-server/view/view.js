@@ -52,7 +52,7 @@ async function handle(args) {
     codeView.hidden = false;
   }
   const claimed = await app.callServerTool({ name: CLAIM_TOOL, arguments: { tool, arguments: args } });
-  const { call, replay = [] } = claimed.structuredContent ?? {};
+  const { call, replay = [] } = /** @type {{ call?: string | null, replay?: Record<string, any>[] }} */ (claimed.structuredContent ?? {});
   if (!call) {
     status.textContent = "This call was answered already.";
     return;

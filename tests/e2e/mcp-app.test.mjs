@@ -14,6 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 import { serveDemo } from "../../scripts/serve.mjs";
+import { startCanary } from "./canary.mjs";
 import { DIST, launchChromium, RUN_TIMEOUT_MS } from "./harness.mjs";
 import { startHttpServer, TOKEN } from "./mcp-app-harness.mjs";
 
@@ -290,6 +291,49 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
       await widget.locator('[data-testid="run-entry"][data-phase="cancelled"]').waitFor({ state: "attached" });
     } finally {
       await host.close();
+    }
+  });
+});
+
+describe("Python in a view", () => {
+  test("reaches no network and no storage", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
+    const canary = await startCanary();
+    const host = await openHost();
+    try {
+      const code = [
+        "import js",
+        "found = {}",
+        "try:",
+        `    await js.fetch('${canary.origin}/from-the-view?secret=1')`,
+        "    found['fetch'] = 'reached'",
+        "except Exception as error:",
+        "    found['fetch'] = type(error).__name__",
+        "for name in ('indexedDB', 'caches', 'postMessage', 'Worker'):",
+        "    found[name] = hasattr(js, name)",
+        "try:",
+        "    js.eval('1')",
+        "    found['eval'] = 'ran'",
+        "except Exception as error:",
+        "    found['eval'] = type(error).__name__",
+        "found",
+      ].join("\n");
+      const { result } = await callThroughHost(host.page, "run_python", { code }, "allow-scripts allow-same-origin");
+      assert.equal(result.structuredContent.status, "ok", JSON.stringify(result.content));
+      const found = result.structuredContent.value.json;
+      assert.notEqual(found.fetch, "reached");
+      assert.deepEqual(
+        { indexedDB: found.indexedDB, caches: found.caches, postMessage: found.postMessage, Worker: found.Worker },
+        { indexedDB: false, caches: false, postMessage: false, Worker: false },
+      );
+      assert.notEqual(found.eval, "ran");
+      assert.ok(
+        result.structuredContent.blocked.some((/** @type {any} */ b) => b.directive === "connect-src"),
+        "the worker's CSP refused the fetch",
+      );
+      assert.deepEqual(canary.requests, [], "nothing reached the canary");
+    } finally {
+      await host.close();
+      await canary.close();
     }
   });
 });
