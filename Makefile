@@ -19,7 +19,7 @@ setup-test:
 build: setup
 	scripts/build.sh
 
-## check: formatting, lints, and the JS type-checked (each tsconfig*.json: page, service worker, module worker, scripts, tests)
+## check: formatting, lints, and the JS type-checked (each tsconfig*.json: page, service worker, module worker, scripts, tests, the MCP server)
 check:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings

@@ -2,7 +2,7 @@
 # Installs whatever the build and the tests need and is not there yet.
 # Idempotent, and quick when nothing is missing: every step checks first.
 #   scripts/setup.sh build   - what `make run` needs
-#   scripts/setup.sh test    - that, plus Chromium for the browser tests and pytest
+#   scripts/setup.sh test    - that, plus Chromium for the browser tests, pytest and Python's MCP SDK
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -82,5 +82,16 @@ if [ "${1:-build}" = test ]; then
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
       --no-deps --only-binary=:all: --require-hashes --target "$pytest_dir" -r tests/python/requirements.txt
     echo "$want" >"$pytest_dir/.stamp"
+  fi
+
+  # Python's MCP SDK, the second real client of mcp-server/ (tests/python-mcp/).
+  mcp_dir=.cache/mcp-python
+  want=$(sha256sum tests/python-mcp/requirements.txt | cut -d' ' -f1)
+  if [ "$(cat "$mcp_dir/.stamp" 2>/dev/null)" != "$want" ]; then
+    say "installing Python's MCP SDK for the MCP server's tests (pip, hashes checked)"
+    rm -rf "$mcp_dir"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+      --no-deps --only-binary=:all: --require-hashes --target "$mcp_dir" -r tests/python-mcp/requirements.txt
+    echo "$want" >"$mcp_dir/.stamp"
   fi
 fi

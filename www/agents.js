@@ -69,14 +69,18 @@ const RECONNECT_MS = 2_000;
  * Connects to the local relay on 127.0.0.1:`port`, offers `tools`, answers
  * its calls through `execute`, and reconnects when it goes away.
  * `onState(state, detail)` hears "connecting", "connected" and "disconnected".
- * Returns a function that disconnects for good.
+ * `token` is the pairing token Sandpit's own MCP server (mcp-server/) gave
+ * the person: it goes in the hello, and the detail shows it so the person can
+ * compare it with the one the server named. Returns a function that
+ * disconnects for good.
  *
  * @param {number} port
  * @param {ToolDescriptor[]} tools
  * @param {Execute} execute
  * @param {(state: "connecting" | "connected" | "disconnected", detail: string) => void} onState
+ * @param {string} [token]
  */
-export function connectRelay(port, tools, execute, onState) {
+export function connectRelay(port, tools, execute, onState, token) {
   const tabId = crypto.randomUUID();
   /** @type {WebSocket | null} */
   let socket = null;
@@ -85,7 +89,8 @@ export function connectRelay(port, tools, execute, onState) {
   let retry;
 
   const connect = () => {
-    onState("connecting", `ws://127.0.0.1:${port}`);
+    const where = token ? `ws://127.0.0.1:${port}, pairing token ${token}` : `ws://127.0.0.1:${port}`;
+    onState("connecting", where);
     const opened = new WebSocket(`ws://127.0.0.1:${port}`, ["webmcp.v1"]);
     socket = opened;
     const send = (/** @type {object} */ message) => opened.send(JSON.stringify(message));
@@ -98,9 +103,9 @@ export function connectRelay(port, tools, execute, onState) {
       }
       switch (message?.type) {
         case "server-hello":
-          send({ type: "hello", tabId, origin: location.origin, url: location.href, title: document.title });
+          send({ type: "hello", tabId, origin: location.origin, url: location.href, title: document.title, token });
           send({ type: "tools/list", tools });
-          onState("connected", `ws://127.0.0.1:${port}`);
+          onState("connected", where);
           break;
         case "ping":
           send({ type: "pong" });

@@ -1,8 +1,10 @@
 //! The standalone page's tools for agents, through www/agents.js: WebMCP
 //! (browser agents call them on `document.modelContext`) and, when the page
 //! is opened with `?relay` or `?relay=<port>`, desktop MCP clients through
-//! the local relay of `@mcp-b/webmcp-local-relay`. Calls run like any other
-//! run: they show in the page's run list.
+//! the local relay of `@mcp-b/webmcp-local-relay` or Sandpit's own MCP server
+//! (mcp-server/), which also wants the pairing token it gave the person:
+//! `?relay=<port>&pair=<token>`. Calls run like any other run: they show in
+//! the page's run list.
 
 use leptos::logging::warn;
 use leptos::prelude::*;
@@ -26,6 +28,7 @@ extern "C" {
         tools: &JsValue,
         execute: &js_sys::Function,
         on_state: &js_sys::Function,
+        token: Option<String>,
     ) -> js_sys::Function;
 }
 
@@ -91,6 +94,7 @@ pub fn offer_tools(host: ToolHost) -> RwSignal<Option<RelayState>> {
             &tools,
             execute.as_ref().unchecked_ref(),
             on_state.as_ref().unchecked_ref(),
+            crate::app::query_param("pair").filter(|token| !token.is_empty()),
         );
         RelayLink {
             _on_state: on_state,

@@ -1,0 +1,160 @@
+// @ts-check
+// Sandpit tabs connected over a loopback WebSocket: the page's `?relay` mode,
+// in the wire format of @mcp-b/webmcp-local-relay (server-hello, hello,
+// tools/list, invoke, result, ping). A tab is taken only when its page's
+// origin is allowed and its hello carries the pairing token this server made.
+import { timingSafeEqual } from "node:crypto";
+
+import { accept } from "./websocket.mjs";
+
+/** The subprotocol the page asks for. */
+const SUBPROTOCOL = "webmcp.v1";
+
+/**
+ * @typedef {import("./calls.mjs").CallToolResult} CallToolResult
+ * @typedef {{ send: (message: object) => void, pending: Map<string, (result: CallToolResult) => void>, close: () => void }} Tab
+ */
+
+export class Tabs {
+  /** @type {Tab[]} */
+  #tabs = [];
+  /** @type {Set<() => void>} */
+  #waiting = new Set();
+  #nextCall = 1;
+
+  /**
+   * @param {{ origins: string[], token: string, log: (line: string) => void }} options
+   */
+  constructor({ origins, token, log }) {
+    this.origins = origins;
+    this.token = token;
+    this.log = log;
+  }
+
+  /** How many paired tabs are connected. */
+  get count() {
+    return this.#tabs.length;
+  }
+
+  /**
+   * Takes an HTTP upgrade: refuses a page whose origin is not allowed before
+   * the handshake, and a tab whose hello lacks the pairing token after it.
+   *
+   * @param {import("node:http").IncomingMessage} request
+   * @param {import("node:stream").Duplex} stream
+   */
+  upgrade(request, stream) {
+    const origin = String(request.headers.origin ?? "");
+    if (!this.origins.includes(origin)) {
+      this.log(`refused a tab from ${origin || "a client without an Origin"}: not an allowed origin`);
+      stream.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    const socket = accept(request, stream, SUBPROTOCOL);
+    const send = (/** @type {object} */ message) => socket.send(JSON.stringify(message));
+    /** @type {Tab | null} */
+    let tab = null;
+    socket.onmessage = (text) => {
+      let message;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return;
+      }
+      if (tab === null) {
+        if (message?.type !== "hello") return;
+        if (!sameToken(message.token, this.token)) {
+          this.log(`refused a tab from ${origin}: wrong or missing pairing token`);
+          socket.close(4001, "wrong pairing token: open the page with the URL this server gives");
+          return;
+        }
+        tab = { send, pending: new Map(), close: () => socket.close() };
+        this.#tabs.push(tab);
+        this.log(`a Sandpit tab connected from ${origin}`);
+        for (const wake of this.#waiting) wake();
+        return;
+      }
+      if (message?.type === "result" && typeof message.callId === "string") {
+        tab.pending.get(message.callId)?.(message.result);
+        tab.pending.delete(message.callId);
+      }
+      if (message?.type === "pong") return;
+    };
+    socket.onclose = () => {
+      if (tab === null) return;
+      this.#tabs = this.#tabs.filter((t) => t !== tab);
+      for (const finish of tab.pending.values()) {
+        finish(failure("The Sandpit tab closed before the run finished."));
+      }
+      this.log(`a Sandpit tab disconnected`);
+    };
+    send({ type: "server-hello" });
+  }
+
+  /**
+   * Resolves once a tab is connected, or to false when `signal` ends the wait.
+   *
+   * @param {AbortSignal} signal
+   * @returns {Promise<boolean>}
+   */
+  waitForTab(signal) {
+    if (this.#tabs.length > 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (/** @type {boolean} */ found) => {
+        this.#waiting.delete(wake);
+        signal.removeEventListener("abort", stop);
+        resolve(found);
+      };
+      const wake = () => done(true);
+      const stop = () => done(false);
+      if (signal.aborted) return stop();
+      this.#waiting.add(wake);
+      signal.addEventListener("abort", stop);
+    });
+  }
+
+  /**
+   * Runs a tool call in the most recently connected tab.
+   *
+   * @param {string} tool
+   * @param {object} args
+   * @returns {Promise<CallToolResult>}
+   */
+  invoke(tool, args) {
+    const tab = this.#tabs.at(-1);
+    if (!tab) return Promise.resolve(failure("No Sandpit tab is connected."));
+    const callId = `c${this.#nextCall++}`;
+    return new Promise((resolve) => {
+      tab.pending.set(callId, resolve);
+      tab.send({ type: "invoke", callId, toolName: tool, args });
+    });
+  }
+
+  /** Disconnects every tab. */
+  close() {
+    for (const tab of this.#tabs) tab.close();
+  }
+}
+
+/**
+ * Compares tokens in constant time.
+ *
+ * @param {unknown} given
+ * @param {string} expected
+ */
+function sameToken(given, expected) {
+  if (typeof given !== "string") return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * A failed call, as every surface reports one.
+ *
+ * @param {string} text
+ * @returns {CallToolResult}
+ */
+export function failure(text) {
+  return { content: [{ type: "text", text }], isError: true };
+}

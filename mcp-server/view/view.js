@@ -1,0 +1,171 @@
+// @ts-check
+// Sandpit's MCP App view: shown by the host for one call of run_python,
+// check_python or reset_session. It claims that call from the local server,
+// runs it in Sandpit's widget (a frame from the Sandpit bundle, whose worker
+// is locked down as on every other surface), shows the code and what it did,
+// and hands the widget's CallToolResult, unchanged, back to the server
+// through an app-only tool. The server bundles this file into the view's HTML.
+import { IframeParentTransport } from "@mcp-b/transports";
+import { App } from "@modelcontextprotocol/ext-apps";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { LoggingMessageNotificationSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+
+import { STREAM_OUTPUT_META, WIDGET_PAGE } from "../../www/generated/names.js";
+
+/** The app-only tools of mcp-server/sandpit-mcp.mjs. */
+const CLAIM_TOOL = "sandpit_view_claim";
+const RESULT_TOOL = "sandpit_view_result";
+/** How long a call to the widget may take beyond the run's own timeout (loading Python and packages). */
+const LOAD_ALLOWANCE_MS = 180_000;
+
+/**
+ * @typedef {{ content: { type: string, text?: string }[], structuredContent?: Record<string, any>, isError?: boolean }} CallToolResult
+ */
+
+const { tool, bundle } = JSON.parse(/** @type {HTMLElement} */ (document.getElementById("sandpit-view")).textContent ?? "{}");
+/** @param {string} id */
+const part = (id) => /** @type {HTMLElement} */ (document.querySelector(`[data-testid="${id}"]`));
+const status = part("view-status");
+const codeView = part("view-code");
+const output = part("view-output");
+const figures = part("view-figures");
+const errorView = part("view-error");
+
+const app = new App({ name: "Sandpit", version: "0.1.0" }, {}, { autoResize: true });
+const cancel = new AbortController();
+/** @type {Promise<void> | null} */
+let handled = null;
+app.ontoolinput = ({ arguments: args }) => {
+  handled ??= handle(args ?? {}).catch((error) => show(`Sandpit could not run this: ${error?.message ?? error}`, true));
+};
+app.ontoolcancelled = () => cancel.abort();
+await app.connect();
+
+/**
+ * Claims the call this view was shown for, runs it, and hands back its result.
+ *
+ * @param {Record<string, any>} args
+ */
+async function handle(args) {
+  if (typeof args.code === "string") {
+    codeView.textContent = args.code;
+    codeView.hidden = false;
+  }
+  const claimed = await app.callServerTool({ name: CLAIM_TOOL, arguments: { tool, arguments: args } });
+  const { call, replay = [] } = /** @type {{ call?: string | null, replay?: Record<string, any>[] }} */ (claimed.structuredContent ?? {});
+  if (!call) {
+    status.textContent = "This call was answered already.";
+    return;
+  }
+  /** @type {CallToolResult} */
+  let result;
+  if (self.origin === "null") {
+    // Sandbox flags reach nested frames, so the widget here would have an
+    // opaque origin too, where no module worker starts.
+    result = {
+      content: [
+        {
+          type: "text",
+          text:
+            "Sandpit cannot run code in this view: the host frames it without allow-same-origin, and in an " +
+            "opaque-origin frame no module worker (which Python runs in) can start. Open Sandpit in a browser tab instead.",
+        },
+      ],
+      isError: true,
+    };
+  } else {
+    status.textContent = "Starting Python…";
+    result = await runInWidget(args, replay);
+  }
+  await app.callServerTool({ name: RESULT_TOOL, arguments: { call, result } });
+  render(result);
+}
+
+/**
+ * Runs the call in Sandpit's widget, after replaying the session's earlier
+ * runs: each view starts a fresh interpreter.
+ *
+ * @param {Record<string, any>} args
+ * @param {Record<string, any>[]} replay
+ * @returns {Promise<CallToolResult>}
+ */
+async function runInWidget(args, replay) {
+  const url = new URL(WIDGET_PAGE, bundle);
+  const iframe = document.createElement("iframe");
+  // Hidden: this view shows the run itself, replays left out. Not headless,
+  // so the widget's own run list is there to inspect.
+  iframe.className = "sandpit";
+  iframe.title = "Sandpit";
+  iframe.src = url.href;
+  document.body.append(iframe);
+  const client = new Client({ name: "sandpit-mcp-view", version: "0.1.0" });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+    const data = /** @type {{ text?: string }} */ (params.data);
+    if (typeof data?.text !== "string") return;
+    output.hidden = false;
+    output.textContent += data.text;
+  });
+  client.setNotificationHandler(ProgressNotificationSchema, ({ params }) => {
+    if (params.message) status.textContent = params.message === "running" ? "Running…" : params.message;
+  });
+  await client.connect(new IframeParentTransport({ iframe, targetOrigin: url.origin }));
+  const timeoutMs = (/** @type {number} */ (args.timeout_seconds) || 3600) * 1000 + LOAD_ALLOWANCE_MS;
+  const options = { signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true };
+  try {
+    for (const earlier of replay) {
+      status.textContent = "Bringing the session back…";
+      await client.callTool({ name: "run_python", arguments: earlier, _meta: { [STREAM_OUTPUT_META]: false } }, undefined, options);
+    }
+    const _meta = { progressToken: "run" };
+    return /** @type {CallToolResult} */ (await client.callTool({ name: tool, arguments: args, _meta }, undefined, options));
+  } catch (error) {
+    if (cancel.signal.aborted) return { content: [{ type: "text", text: "The run was cancelled." }], isError: true };
+    throw error;
+  }
+}
+
+/**
+ * Shows what the call came to, compactly: output, value, figures, the error.
+ *
+ * @param {CallToolResult} result
+ */
+function render(result) {
+  const run = result.structuredContent;
+  const text = result.content.find((block) => block.type === "text")?.text ?? "";
+  if (!run || !("status" in run)) {
+    show(text, result.isError === true);
+    return;
+  }
+  status.textContent = run.status === "ok" ? `Ran in ${Math.round(run.duration_ms)} ms` : `Status: ${run.status}`;
+  const written = (run.output ?? []).map((/** @type {{ text: string }} */ chunk) => chunk.text).join("");
+  const shown = written + (run.value ? `${written && !written.endsWith("\n") ? "\n" : ""}→ ${run.value.repr}` : "");
+  output.textContent = shown;
+  output.hidden = shown === "";
+  for (const block of result.content) {
+    const image = /** @type {{ type: string, data?: string, mimeType?: string }} */ (block);
+    if (image.type !== "image") continue;
+    const img = document.createElement("img");
+    img.alt = "figure";
+    img.src = `data:${image.mimeType};base64,${image.data}`;
+    figures.append(img);
+  }
+  if (run.error) {
+    const where = run.error.line ? ` (line ${run.error.line})` : "";
+    errorView.textContent = `${run.error.type}: ${run.error.message}${where}`;
+    errorView.hidden = false;
+  }
+}
+
+/**
+ * @param {string} text
+ * @param {boolean} isError
+ */
+function show(text, isError) {
+  status.textContent = isError ? "Not run" : "Done";
+  errorView.textContent = isError ? text : "";
+  errorView.hidden = !isError;
+  if (!isError) {
+    output.textContent = text;
+    output.hidden = false;
+  }
+}
