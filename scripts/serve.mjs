@@ -14,8 +14,8 @@ import { fileURLToPath } from "node:url";
 import { CONFIG_FILE } from "../www/generated/names.js";
 import { ISOLATION_HEADERS, connectOrigins, securityHeaders } from "../www/security-headers.js";
 
-/** @type {Record<string, string>} */
-const MIME = {
+/** Content types by file extension, for everything a bundle holds. @type {Record<string, string>} */
+export const MIME = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".mjs": "text/javascript; charset=utf-8",
@@ -27,6 +27,8 @@ const MIME = {
   ".svg": "image/svg+xml",
   ".png": "image/png",
   ".ico": "image/x-icon",
+  ".whl": "application/zip",
+  ".woff2": "font/woff2",
   ".webmanifest": "application/manifest+json",
 };
 
@@ -69,6 +71,26 @@ async function bundleConnect(root, allowOrigins) {
 function withEmbedOrigins(config, origins) {
   const allow = [...(config?.embed?.allow ?? []), ...origins];
   return { ...config, embed: { ...config?.embed, allow } };
+}
+
+/**
+ * The file under `dir` that a request's `pathname` names (a directory
+ * stands for its index.html), or the status to answer with: 403 outside
+ * `dir`, 404 when there is no such file.
+ *
+ * @param {string} dir
+ * @param {string} pathname
+ * @returns {Promise<{ path: string, info: import("node:fs").Stats } | { status: 403 | 404 }>}
+ */
+export async function bundleFile(dir, pathname) {
+  let path = normalize(join(dir, decodeURIComponent(pathname)));
+  if (path !== dir && !path.startsWith(dir + sep)) return { status: 403 };
+  let info = await stat(path).catch(() => null);
+  if (info?.isDirectory()) {
+    path = join(path, "index.html");
+    info = await stat(path).catch(() => null);
+  }
+  return info?.isFile() ? { path, info } : { status: 404 };
 }
 
 /**
@@ -125,20 +147,12 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
     const dir = base;
     try {
       const url = new URL(request.url ?? "/", "http://127.0.0.1");
-      let path = normalize(join(dir, decodeURIComponent(url.pathname)));
-      if (path !== dir && !path.startsWith(dir + sep)) {
-        response.writeHead(403).end("forbidden");
+      const found = await bundleFile(dir, url.pathname);
+      if ("status" in found) {
+        response.writeHead(found.status, { "Content-Type": "text/plain" }).end(found.status === 403 ? "forbidden" : "not found");
         return;
       }
-      let info = await stat(path).catch(() => null);
-      if (info?.isDirectory()) {
-        path = join(path, "index.html");
-        info = await stat(path).catch(() => null);
-      }
-      if (!info?.isFile()) {
-        response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
-        return;
-      }
+      const { path, info } = found;
       const headers = headersFor(dir, path, { isolated, secure }, await connectFor(dir));
       if (embedOrigins.length > 0 && path === join(dir, CONFIG_FILE)) {
         const body = Buffer.from(JSON.stringify(withEmbedOrigins(await readJson(dir, CONFIG_FILE), embedOrigins)));

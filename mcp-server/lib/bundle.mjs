@@ -6,26 +6,12 @@
 // in an opaque-origin frame can load Pyodide and the worker's module.
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
 
+import { MIME, bundleFile } from "../../scripts/serve.mjs";
 import { CONFIG_FILE } from "../../www/generated/names.js";
 import { connectOrigins, securityHeaders } from "../../www/security-headers.js";
 
-/** @type {Record<string, string>} */
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".wasm": "application/wasm",
-  ".zip": "application/zip",
-  ".py": "text/x-python; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".whl": "application/zip",
-  ".webmanifest": "application/manifest+json",
-};
 
 /**
  * A request handler for the bundle in `root`, or null when there is no
@@ -47,20 +33,12 @@ export async function bundleHandler(root) {
 
   return async (request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    let path = normalize(join(dir, decodeURIComponent(url.pathname)));
-    if (path !== dir && !path.startsWith(dir + sep)) {
-      response.writeHead(403).end("forbidden");
+    const found = await bundleFile(dir, url.pathname);
+    if ("status" in found) {
+      response.writeHead(found.status, { "Content-Type": "text/plain" }).end(found.status === 403 ? "forbidden" : "not found");
       return;
     }
-    let info = await stat(path).catch(() => null);
-    if (info?.isDirectory()) {
-      path = join(path, "index.html");
-      info = await stat(path).catch(() => null);
-    }
-    if (!info?.isFile()) {
-      response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
-      return;
-    }
+    const { path, info } = found;
     const appPath = path.slice(dir.length + 1).split(sep).join("/");
     const headers = {
       "Content-Type": MIME[extname(path)] ?? "application/octet-stream",

@@ -46,6 +46,17 @@ pub struct KeptFile {
     pub keeping: Keeping,
 }
 
+impl KeptFile {
+    /// A file `size` bytes long, kept in browser storage.
+    pub fn kept(path: &str, size: u64) -> Self {
+        Self {
+            path: path.to_owned(),
+            size,
+            keeping: Keeping::Kept,
+        }
+    }
+}
+
 /// One file's record, with the write that last changed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {

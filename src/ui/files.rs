@@ -313,11 +313,7 @@ mod tests {
     use super::*;
 
     fn file(path: &str) -> KeptFile {
-        KeptFile {
-            path: path.to_owned(),
-            size: 1,
-            keeping: Keeping::Kept,
-        }
+        KeptFile::kept(path, 1)
     }
 
     #[test]

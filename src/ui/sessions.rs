@@ -167,14 +167,9 @@ fn next_free_name(taken: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::kept_files::Keeping;
 
     fn file(path: &str) -> KeptFile {
-        KeptFile {
-            path: path.to_owned(),
-            size: 1,
-            keeping: Keeping::Kept,
-        }
+        KeptFile::kept(path, 1)
     }
 
     #[test]
