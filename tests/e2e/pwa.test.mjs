@@ -109,7 +109,9 @@ describe("offline", () => {
     // Bundled packages come from the cache too (sympy pulls in mpmath).
     const sympy = await sandpit.run("import sympy\nsympy.sqrt(8)");
     assert.equal(sympy.phase, "ok", JSON.stringify(sympy.json?.error));
-    assert.equal(sympy.value, "2*sqrt(2)");
+    // Shown as math (its LaTeX display), so read from the result a model gets.
+    assert.equal(sympy.json.value.repr, "2*sqrt(2)");
+    assert.deepEqual(sympy.displays.map((d) => d.mime), ["text/latex"]);
     // The service worker's headers isolate the page: runs stop by interrupt.
     assert.equal(await sandpit.page.evaluate(() => crossOriginIsolated), true);
     const reachable = await sandpit.page.evaluate(() =>
