@@ -109,6 +109,20 @@ export function buildFigures({ loads, sessions, recovery, programCount, size, se
         target: targets.none,
       }),
     ),
+    row({
+      id: "paint_after_many_p95",
+      figure: "4",
+      title: "With the long session's runs on the page (the latest 100 kept), a new trivial run's result painted, from its answer reaching the page (p95)",
+      unit: "ms",
+      stat: "p95",
+      sandpit: summarise(sessions.sandpit.paintAfterMany, 0.95),
+      raw: null,
+      ratio: null,
+      target: targets.under(16.0001, "≤ 16 ms (a frame)"),
+      note: () =>
+        `Measured on the UI page after its long session, over ${sessions.sandpit.paintAfterMany.length} trivial runs: ` +
+        "from the worker's answer arriving to the task after the next animation frame (the result painted).",
+    }),
     ...PATHS.flatMap((path) => roundTripRows("print100kb", "a run printing 100 KB", sessions, path)),
     ...recoveryRows(recovery),
     ...PATHS.map((path) =>
@@ -210,7 +224,9 @@ function roundTripRows(key, what, sessions, path) {
       target,
       note: () => roundTripNote(sessions, key, path),
     });
-  return [make("p50", 0.5, targets.overheadUnder(1)), make("p95", 0.95, targets.none)];
+  // The UI path is judged by what a person sees (the paint row); the agent path by its overhead.
+  const p50Target = path.id === "" ? targets.none : targets.overheadUnder(1);
+  return [make("p50", 0.5, p50Target), make("p95", 0.95, targets.none)];
 }
 
 /** Figure 8 for one way into Sandpit: after 1 run, after the long session, the growth between. */

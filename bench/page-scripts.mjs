@@ -203,7 +203,17 @@ export function installSandpitDriver() {
         if (!entry || ["queued", "running"].includes(entry.dataset.phase)) return;
         const finished = performance.now();
         observer.disconnect();
-        finish({ ms: finished - started, finishedAt: finished, ...describe(entry, started, finished) });
+        const described = describe(entry, started, finished);
+        finish({ ms: finished - started, finishedAt: finished, ...described });
+        // When the result is on screen: the frame after the DOM change, and the
+        // task after that frame (its paint). Kept aside: the run's own result
+        // does not wait for it, so series keep their pace.
+        const answeredAt = spy.doneAt;
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            if (described.parts) window.__bench.paints.push(performance.now() - answeredAt);
+          }, 0),
+        );
       });
       observer.observe(runs, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-phase"] });
       const editor = /** @type {HTMLTextAreaElement} */ (document.querySelector('[data-testid="code"]'));
@@ -218,6 +228,8 @@ export function installSandpitDriver() {
   window.__bench = {
     run: (code) => submit(code).then(({ result }) => result),
     submit,
+    /** Per run, ms from its answer reaching the page until its result was painted. */
+    paints: [],
     trace() {
       spy.trace = [];
       return {

@@ -89,6 +89,14 @@ async function longSession(browser, sessions, programs, settings, log) {
   const memoryLast = await snapshots(browser, sessions);
   log(`memory after ${sessions[0].runs} runs measured`);
 
+  // What a person feels with a long history: a new run's result painting.
+  for (const s of sessions) await s.page.evaluate(() => window.__bench.paints?.splice(0));
+  await roundTrips(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
+  const paintAfterMany = Object.fromEntries(
+    await Promise.all(sessions.map(async (s) => [s.name, await s.page.evaluate(() => window.__bench.paints ?? [])])),
+  );
+  log(`paint after ${sessions[0].runs} runs measured`);
+
   return Object.fromEntries(
     sessions.map((s) => [
       s.name,
@@ -96,6 +104,7 @@ async function longSession(browser, sessions, programs, settings, log) {
         trivial: trivial[s.name],
         print100kb: print100kb[s.name],
         trivialBackToBack: trivialBackToBack[s.name],
+        paintAfterMany: paintAfterMany[s.name],
         memory: { first: memoryFirst[s.name], last: memoryLast[s.name], runs: s.runs },
       },
     ]),
