@@ -156,12 +156,21 @@ export function buildFigures({ loads, sessions, recovery, programCount, size, se
     row({
       id: "own_code_gzip",
       figure: "7",
-      title: "The app's own wasm and JS (dist/'s .wasm, .js and .mjs files but Pyodide's), gzip -9",
+      title: "The app's own wasm and JS (dist/'s .wasm, .js and .mjs files but Pyodide's and vendor/'s), gzip -9",
       unit: "bytes",
       sandpit: exactly(size.code.gzip),
       raw: null,
-      target: targets.under(OWN_CODE_BUDGET, "< 250 KB gzip"),
+      target: targets.under(OWN_CODE_BUDGET, "< 350 KB gzip"),
       note: () => sizeNote(size),
+    }),
+    row({
+      id: "on_first_use_gzip",
+      figure: "7",
+      title: "Libraries loaded on first use, not on opening (vendor/: KaTeX, on the first math display), gzip -9",
+      unit: "bytes",
+      sandpit: exactly(size.onFirstUse.gzip),
+      raw: null,
+      target: targets.none,
     }),
     row({
       id: "own_size_gzip",
