@@ -75,8 +75,9 @@ impl Tool {
                  to download a package first, or is unavailable in the browser."
             }
             Self::ResetSession => {
-                "Forget a session's variables and imports, as if Python had just started. \
-                 Its files stay."
+                "Forget a session's variables and imports and delete the files in its working \
+                 directory, as if Python had just started there. Write files again (or send them \
+                 with run_python's `files`) if later code needs them."
             }
         }
     }

@@ -179,7 +179,8 @@ export class Sandpit {
   }
 
   /**
-   * Forgets a session's variables (default session "main"); its files stay.
+   * Forgets a session's variables and deletes its working directory's files (default session "main"),
+   * as the page's Reset does.
    *
    * @param {string} [session]
    * @returns {Promise<ToolCalls["reset_session"]["result"]>}

@@ -106,7 +106,7 @@ pub fn call_result(outcome: &ToolOutcome) -> CallToolResult<'_> {
         },
         ToolOutcome::Reset(reset) => CallToolResult {
             content: vec![text(format!(
-                "Session {} was reset: its variables and imports are gone, its files stay.",
+                "Session {} was reset: its variables, imports and files are gone.",
                 format::quoted(&reset.session)
             ))],
             structured_content: Some(Structured::Reset(reset)),

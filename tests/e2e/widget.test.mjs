@@ -252,8 +252,9 @@ describe("the JS client", () => {
     const plan = await s.check("import json, numpy\nfrom requests import get\nimport no_such_module_here");
       await s.reset("files");
       const after = await s.run("x", { session: "files" });
+      const filesAfter = await s.run("import os\nsorted(os.listdir())", { session: "files" });
       const bad = await s.run("1", { timeoutSeconds: -1 }).catch((e) => e.message);
-      return { ran, file, missing, broken, plan, after, bad };
+      return { ran, file, missing, broken, plan, after, filesAfter, bad };
     });
     assert.equal(out.ran.status, "ok");
     assert.deepEqual(out.file, { mimeType: "text/csv", text: "A,B\n" });
@@ -268,6 +269,8 @@ describe("the JS client", () => {
       no_such_module_here: "unavailable",
     });
     assert.equal(out.after.status, "error");
+    // Reset deletes the session's files, as the tool's description says.
+    assert.deepEqual(out.filesAfter.value.json, []);
     assert.equal(out.after.error.type, "NameError", "the reset session forgot x");
     assert.match(out.bad, /timeout_seconds must be 0/);
   });
