@@ -216,7 +216,11 @@ def _checked_path(path: str) -> str:
 
 def read_file(session: str, path: str) -> str:
     """A file of a session's working directory, base64: for artifacts too big to inline."""
-    with open(os.path.join(_session_dir(session), _checked_path(path)), "rb") as handle:
+    full = os.path.join(_session_dir(session), _checked_path(path))
+    if not os.path.isfile(full):
+        # Named as the caller named it: the sessions' own paths are the runner's business.
+        raise FileNotFoundError(f"no such file in session {session!r}: {path}")
+    with open(full, "rb") as handle:
         return base64.b64encode(handle.read()).decode("ascii")
 
 

@@ -706,8 +706,20 @@ async function answer(id, query) {
     }
     post("answer", { id, answer: found, error: null });
   } catch (error) {
-    post("answer", { id, answer: null, error: String(/** @type {Error} */ (error)?.message ?? error) });
+    post("answer", { id, answer: null, error: pythonMessage(error) });
   }
+}
+
+/**
+ * What went wrong, for the caller: a Python exception as its last line
+ * ("Type: message"), without the traceback through the runner.
+ *
+ * @param {unknown} error
+ */
+function pythonMessage(error) {
+  const { message, type } = /** @type {{ message?: string, type?: string }} */ (error ?? {});
+  if (type && message) return message.trimEnd().split("\n").at(-1) ?? message;
+  return String(message ?? error);
 }
 
 /**

@@ -258,7 +258,8 @@ describe("the JS client", () => {
     });
     assert.equal(out.ran.status, "ok");
     assert.deepEqual(out.file, { mimeType: "text/csv", text: "A,B\n" });
-    assert.match(out.missing, /nope\.txt/);
+    assert.match(out.missing, /FileNotFoundError: no such file in session 'files': nope\.txt/);
+    assert.doesNotMatch(out.missing, /Traceback|\/home\/|runner/, "no traceback or internal paths");
     assert.equal(out.broken.syntax_error.type, "SyntaxError");
     assert.equal(out.broken.syntax_error.line, 1);
     const availability = Object.fromEntries(out.plan.imports.map((i) => [i.module, i.availability]));
