@@ -75,7 +75,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     const markdown = await readFile(join(dir, "RESULTS.md"), "utf8");
     assert.match(markdown, /\| 5 \| Recovery after a timeout .* interrupt mode .* \| < 50 ms \|/);
     assert.match(markdown, /\| 6 \| Throughput .* agent path .* \| ≥ 0\.80× raw \|/);
-    assert.match(markdown, /\| 7 \| The app's own wasm and JS .* \| < 250 KB gzip \|/);
+    assert.match(markdown, /\| 7 \| The app's own wasm and JS .* \| < 350 KB gzip \|/);
     assert.doesNotMatch(markdown, /not measured yet/);
     // Every number in it was measured, the splits of a round trip included.
     assert.doesNotMatch(markdown, /NaN|undefined/);

@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 
 import { serveDemo } from "../../scripts/serve.mjs";
 import { startCanary } from "./canary.mjs";
-import { DIST, launchChromium, RUN_TIMEOUT_MS } from "./harness.mjs";
+import { DIST, launchChromium, RED_SQUARE_CLASS, RUN_TIMEOUT_MS } from "./harness.mjs";
 import { startHttpServer, TOKEN } from "./mcp-app-harness.mjs";
 
 /** The host's side, bundled for the browser: AppBridge and the SDK client. */
@@ -132,17 +132,6 @@ const HOST_SCRIPT = `
 const HOST_PAGE = `<!doctype html><meta charset="utf-8"><title>chat host</title><body>
 <script type="module" src="/kit.js"></script><script type="module" src="/host.js"></script></body>`;
 
-/** A figure stand-in: a PNG from `_repr_png_` (matplotlib downloads from the CDN, which tests cannot reach). */
-const RED_SQUARE = [
-  "import struct, zlib",
-  "def chunk(kind, data):",
-  "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))",
-  "class RedSquare:",
-  "    def _repr_png_(self):",
-  "        rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 4 for _ in range(4))",
-  "        header = struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0)",
-  "        return b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', header) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')",
-].join("\n");
 
 /** @type {Awaited<ReturnType<typeof startHttpServer>>} */
 let server;
@@ -218,7 +207,7 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
   test("runs the code in the view on another origin and hands the client the result", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
     const host = await openHost();
     try {
-      const code = `${RED_SQUARE}\nprint('hello from the view')\ndisplay(RedSquare())\n6 * 7`;
+      const code = `${RED_SQUARE_CLASS}\nprint('hello from the view')\ndisplay(RedSquare())\n6 * 7`;
       const outcome = await callThroughHost(host.page, "run_python", { code, session: "s1" }, SANDBOX);
       assert.equal(outcome.error, undefined, outcome.error);
       const { result } = outcome;

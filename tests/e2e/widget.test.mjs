@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 import { build } from "esbuild";
 
 import { serveDemo } from "../../scripts/serve.mjs";
-import { startApp } from "./harness.mjs";
+import { RED_SQUARE_CLASS, startApp } from "./harness.mjs";
 
 /** The official SDK client and the iframe transport, bundled for the browser (as a chat UI would). */
 async function sdkBundle() {
@@ -31,21 +31,8 @@ async function sdkBundle() {
   return outputFiles[0].text;
 }
 
-/**
- * A figure as Python libraries return them: an object with `_repr_png_`
- * (matplotlib itself downloads from the CDN, which tests cannot reach).
- */
-const RED_SQUARE = [
-  "import struct, zlib",
-  "def chunk(kind, data):",
-  "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))",
-  "class RedSquare:",
-  "    def _repr_png_(self):",
-  "        rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 4 for _ in range(4))",
-  "        header = struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0)",
-  "        return b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', header) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')",
-  "RedSquare()",
-].join("\n");
+/** The figure stand-in (harness.mjs), shown as the run's value. */
+const RED_SQUARE = `${RED_SQUARE_CLASS}\nRedSquare()`;
 
 const HOST_PAGE = `<!doctype html><meta charset="utf-8"><title>host</title><body><script type="module" src="/sdk.js"></script></body>`;
 
