@@ -56,6 +56,13 @@ _NOT_A_STATEMENT_START = frozenset(("", " ", "\t", "\f", "\r", "\n", "#", ")", "
 #: Lines of code shown above and below the failing line.
 _CONTEXT_LINES = 2
 
+#: How many frames deeper than the runner the code's ``__str__`` and
+#: ``__repr__`` may recurse when the runner calls them. Recursion through C
+#: code (a ``__str__`` that calls ``str(self)``) overflows the browser's stack
+#: at about 500 levels, before the default limit of 1000 stops it, and the
+#: interpreter dies with it; under this bound it is a ``RecursionError``.
+_DESCRIBING_DEPTH = 200
+
 #: Values of these exact types are their own JSON (see ``_describe_value``).
 _JSON_SCALARS = frozenset((str, int, float, bool, type(None)))
 #: Built-in types, whose values have no ``_repr_*_`` methods to look for.
@@ -753,11 +760,27 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     return data[:limit].decode("utf-8", "ignore"), True
 
 
+def _bounded(call, *args):
+    """``call(*args)`` with the recursion limit at most ``_DESCRIBING_DEPTH``
+    frames deeper than here, for the runner's calls into the code's methods."""
+    limit = sys.getrecursionlimit()
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    sys.setrecursionlimit(min(limit, depth + _DESCRIBING_DEPTH))
+    try:
+        return call(*args)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def _safe_repr(value) -> "tuple[str, str | None]":
     """``repr(value)`` and ``None``; or, when that raises, ``object``'s repr
     with a note and why it failed: a broken ``__repr__`` fails no run."""
+    if type(value) in _JSON_SCALARS:
+        return repr(value), None  # no code of the run's in it
     try:
-        return repr(value), None
+        return _bounded(repr, value), None
     except BaseException as failure:  # noqa: BLE001 - whatever the code's repr raises, but the host's interrupt
         _reraise_if_stopped(failure)
         reason = _exception_line(failure)
@@ -913,7 +936,7 @@ def _char_column(lines: list[str], line, byte_offset: int) -> int:
 def _message(error: BaseException) -> str:
     """``str(error)``, or what ``traceback`` prints when that fails."""
     try:
-        return str(error)
+        return _bounded(str, error)
     except BaseException as failure:  # noqa: BLE001 - as traceback does, but the host's interrupt
         _reraise_if_stopped(failure)
         return "<exception str() failed>"
@@ -1362,7 +1385,7 @@ class _Job:
         self.outcome.value = _describe_value(result, self.request.limits["value_bytes"], shown)
         if type(result) in _BUILTIN_VALUES:
             return  # no rich representation; its repr was just taken
-        bundle = _mime_bundle(result, shown[0])
+        bundle = _bounded(_mime_bundle, result, shown[0])
         if len(bundle) > 1:
             self.displays.add(bundle)
 
@@ -1377,7 +1400,7 @@ class _Job:
 
     def _record(self, status: str, exc: BaseException) -> None:
         self.outcome.status = status
-        self.outcome.error = _describe_error(exc, self.filename, self.request.code)
+        self.outcome.error = _bounded(_describe_error, exc, self.filename, self.request.code)
 
     def _sort(self, exc: BaseException) -> None:
         if isinstance(exc, SystemExit):

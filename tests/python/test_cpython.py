@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from harness import run
+from harness import run, runner
 
 
 @pytest.fixture
@@ -120,3 +120,30 @@ class TestExceptionsWhoseStrFails:
         error = result["error"]
         assert (error["type"], error["message"], error["line"]) == ("Odd", "<exception str() failed>", 4)
         assert error["traceback"].endswith("Odd: <exception str() failed>\n")
+
+    def test_a_str_that_recurses_is_stopped_short_of_the_browsers_stack(self):
+        # The runner calls the code's __str__ under a lower recursion limit,
+        # which the code's own recursion keeps, and puts the limit back.
+        code = (
+            "import sys\n"
+            "seen = []\n"
+            "class Odd(Exception):\n"
+            "    def __str__(self):\n"
+            "        seen.append(sys.getrecursionlimit())\n"
+            "        return str(self)\n"
+            "raise Odd()"
+        )
+        limit = sys.getrecursionlimit()
+        result = run(code)
+        assert result["error"]["message"] == "<exception str() failed>"
+        assert sys.getrecursionlimit() == limit
+        seen = value("seen")
+        assert len(seen) < runner._DESCRIBING_DEPTH * 2 < limit
+        assert max(seen) < limit
+
+    @pytest.mark.usefixtures("settings_back")
+    def test_a_str_under_a_lower_limit_of_the_codes_keeps_it(self):
+        # Low, but above the depth pytest runs the code at.
+        lowered = value("import inspect, sys\nsys.setrecursionlimit(len(inspect.stack()) + 60)\nsys.getrecursionlimit()")
+        code = "import sys\nclass Odd(Exception):\n    def __str__(self):\n        return str(sys.getrecursionlimit())\nraise Odd()"
+        assert run(code)["error"]["message"] == str(lowered)

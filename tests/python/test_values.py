@@ -168,6 +168,10 @@ class TestInARun:
         assert bundle["text/html"] == "<b>b</b>"
         assert bundle["text/plain"] == result["value"]["repr"]
 
+    def test_a_repr_that_recurses_is_a_recursion_error_on_the_value(self):
+        result = run("class B:\n    def __repr__(self):\n        return repr(self)\nB()")
+        assert (result["status"], result["value"]["repr_error"]) == ("ok", "RecursionError: maximum recursion depth exceeded")
+
     def test_a_repr_that_works_has_no_note(self):
         assert "repr_error" not in run("7")["value"]
 
