@@ -11,6 +11,7 @@ import asyncio
 import base64
 import builtins
 import codecs
+import collections
 import functools
 import importlib.util
 import inspect
@@ -179,23 +180,27 @@ def _input(prompt: object = "") -> str:
     raise StdinUnavailableError(_STDIN_MESSAGE)
 
 
-class _Settings:
+class _Settings(
+    collections.namedtuple("_Settings", "recursion_limit warning_filters showwarning formatwarning root_logging")
+):
     """What CPython keeps once per interpreter and code may change: the
     recursion limit, the warnings filters and hooks, the root logger's
     handlers and level. Each session keeps its own, as it would with an
-    interpreter to itself (sessions share one here)."""
+    interpreter to itself (sessions share one here). Equal settings compare
+    equal, so a run that changed nothing costs no change back."""
 
-    __slots__ = ("recursion_limit", "warning_filters", "warning_hooks", "root_logging")
+    __slots__ = ()
 
     @classmethod
     def current(cls) -> "_Settings":
-        settings = cls()
-        settings.recursion_limit = sys.getrecursionlimit()
         filters = warnings.filters
-        settings.warning_filters = list(filters) if isinstance(filters, list) else []
-        settings.warning_hooks = warnings.showwarning, warnings.formatwarning
-        settings.root_logging = _root_logging()
-        return settings
+        return cls(
+            sys.getrecursionlimit(),
+            list(filters) if isinstance(filters, list) else [],
+            warnings.showwarning,
+            warnings.formatwarning,
+            _root_logging(),
+        )
 
     def apply(self) -> None:
         """Makes these the interpreter's settings, touching only what differs."""
@@ -203,7 +208,7 @@ class _Settings:
             sys.setrecursionlimit(self.recursion_limit)
         if warnings.filters != self.warning_filters:
             _set_warning_filters(self.warning_filters)
-        warnings.showwarning, warnings.formatwarning = self.warning_hooks
+        warnings.showwarning, warnings.formatwarning = self.showwarning, self.formatwarning
         _set_root_logging(self.root_logging)
 
 
@@ -266,7 +271,7 @@ class _SessionSwitch:
         self._session = session
         self._main = sys.modules.get("__main__")
         self._outside = _Settings.current()
-        if session.settings is not None:
+        if session.settings is not None and session.settings != self._outside:
             session.settings.apply()
         sys.modules["__main__"] = session.module
         self._restored = False
@@ -276,8 +281,9 @@ class _SessionSwitch:
         if self._restored:
             return
         self._restored = True
-        self._session.settings = _Settings.current()
-        self._outside.apply()
+        left = self._session.settings = _Settings.current()
+        if left != self._outside:
+            self._outside.apply()
         if self._main is None:
             sys.modules.pop("__main__", None)
         else:
@@ -636,6 +642,7 @@ class _OutputStream(io.TextIOBase):
         self.line_buffering = self.write_through = False
         self.buffer = _OutputBuffer(self)
         self._sink, self._flush = _discard, None
+        self._plain = True
         self._choose_write()
 
     encoding = property(lambda self: self._encoding)
@@ -658,8 +665,7 @@ class _OutputStream(io.TextIOBase):
     def _choose_write(self) -> None:
         # Text in UTF-8 with plain line ends is kept as it came: the capture's
         # own method, with nothing in between, since every print writes twice.
-        plain = codecs.lookup(self._encoding).name == "utf-8" and self._newline not in ("\r", "\r\n")
-        if plain:
+        if self._plain:
             self.write = self._sink
         else:
             self.__dict__.pop("write", None)
@@ -708,6 +714,7 @@ class _OutputStream(io.TextIOBase):
         if write_through is not None:
             self.write_through = bool(write_through)
         self.buffer.finish()
+        self._plain = codecs.lookup(self._encoding).name == "utf-8" and self._newline not in ("\r", "\r\n")
         self._choose_write()
 
 
