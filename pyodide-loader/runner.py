@@ -940,13 +940,19 @@ def _char_column(lines: list[str], line, byte_offset: int) -> int:
     return len(encoded[:byte_offset].decode("utf-8", "ignore")) + 1
 
 
-def _message(error: BaseException) -> str:
-    """``str(error)``, or what ``traceback`` prints when that fails."""
+def _str_or_none(obj) -> "str | None":
+    """``str(obj)``, or ``None`` when the code's ``__str__`` fails."""
     try:
-        return _bounded(str, error)
+        return _bounded(str, obj)
     except BaseException as failure:  # noqa: BLE001 - as traceback does, but the host's interrupt
         _reraise_if_stopped(failure)
-        return "<exception str() failed>"
+        return None
+
+
+def _message(error: BaseException) -> str:
+    """``str(error)``, or what ``traceback`` prints when that fails."""
+    text = _str_or_none(error)
+    return "<exception str() failed>" if text is None else text
 
 
 def _exception_line(error: BaseException) -> str:
@@ -1126,7 +1132,10 @@ def _exit_code(error: SystemExit, capture: "_Capture") -> int:
         if not -(2**63) <= code < 2**63:
             return -1
         return (code + 2**31) % 2**32 - 2**31
-    capture.write("stderr", f"{code}\n")
+    # CPython prints the argument; it prints nothing when its __str__ fails.
+    text = _str_or_none(code)
+    if text is not None:
+        capture.write("stderr", f"{text}\n")
     return 1
 
 

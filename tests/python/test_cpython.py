@@ -147,3 +147,7 @@ class TestExceptionsWhoseStrFails:
         lowered = value("import inspect, sys\nsys.setrecursionlimit(len(inspect.stack()) + 60)\nsys.getrecursionlimit()")
         code = "import sys\nclass Odd(Exception):\n    def __str__(self):\n        return str(sys.getrecursionlimit())\nraise Odd()"
         assert run(code)["error"]["message"] == str(lowered)
+
+    def test_sys_exit_with_an_argument_whose_str_fails_exits_1_saying_nothing(self):
+        result = run("class Odd:\n    def __str__(self):\n        raise ValueError\nimport sys\nsys.exit(Odd())")
+        assert (result["status"], result["exit_code"], result["output"]) == ("ok", 1, [])
