@@ -60,8 +60,8 @@ _CONTEXT_LINES = 2
 #: How many frames deeper than the runner the code's ``__str__`` and
 #: ``__repr__`` may recurse when the runner calls them. Recursion through C
 #: code (a ``__str__`` that calls ``str(self)``) overflows the browser's stack
-#: at about 500 levels, before the default limit of 1000 stops it, and the
-#: interpreter dies with it; under this bound it is a ``RecursionError``.
+#: well before the default limit stops it, and the interpreter dies with it;
+#: under this bound it is a ``RecursionError``.
 _DESCRIBING_DEPTH = 200
 
 #: Values of these exact types are their own JSON (see ``_describe_value``).
