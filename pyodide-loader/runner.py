@@ -10,6 +10,8 @@ import ast
 import asyncio
 import base64
 import builtins
+import codecs
+import collections
 import functools
 import importlib.util
 import inspect
@@ -23,6 +25,8 @@ import signal
 import sys
 import time
 import traceback
+import types
+import warnings
 
 #: Stream output to the host once the oldest waiting output is this old
 #: (seconds): looked at when a line ends, when the code flushes, and at the
@@ -53,6 +57,13 @@ _NOT_A_STATEMENT_START = frozenset(("", " ", "\t", "\f", "\r", "\n", "#", ")", "
 #: Lines of code shown above and below the failing line.
 _CONTEXT_LINES = 2
 
+#: How many frames deeper than the runner the code's ``__str__`` and
+#: ``__repr__`` may recurse when the runner calls them. Recursion through C
+#: code (a ``__str__`` that calls ``str(self)``) overflows the browser's stack
+#: well before the default limit stops it, and the interpreter dies with it;
+#: under this bound it is a ``RecursionError``.
+_DESCRIBING_DEPTH = 200
+
 #: Values of these exact types are their own JSON (see ``_describe_value``).
 _JSON_SCALARS = frozenset((str, int, float, bool, type(None)))
 #: Built-in types, whose values have no ``_repr_*_`` methods to look for.
@@ -68,12 +79,15 @@ _REPR_METHODS = (
     ("application/json", "_repr_json_"),
 )
 
-#: Globals of each named session.
-_sessions: dict[str, dict] = {}
+#: Each named session (see ``_Session``).
+_sessions: dict[str, "_Session"] = {}
 #: Whether a ``KeyboardInterrupt`` may no longer reach Python (see
 #: ``_on_interrupt``): false only from the start of a run's code until its
 #: first interrupt or its result.
 _interrupted = True
+#: Whether the host's interrupt reached the run in progress: only then is a
+#: ``KeyboardInterrupt`` a cancellation rather than the code's own error.
+_stopped_by_host = False
 #: Each session directory's files as its last run left them (see ``_snapshot``),
 #: by directory: the next run compares against these instead of walking the
 #: directory again before it starts. So a change made between two runs (by
@@ -166,12 +180,114 @@ def _input(prompt: object = "") -> str:
     raise StdinUnavailableError(_STDIN_MESSAGE)
 
 
-def _session_globals(name: str) -> dict:
-    namespace = _sessions.get(name)
-    if namespace is None:
-        namespace = {"__name__": "__main__", "__builtins__": builtins}
-        _sessions[name] = namespace
-    return namespace
+class _Settings(
+    collections.namedtuple("_Settings", "recursion_limit warning_filters showwarning formatwarning root_logging")
+):
+    """What CPython keeps once per interpreter and code may change: the
+    recursion limit, the warnings filters and hooks, the root logger's
+    handlers and level. Each session keeps its own, as it would with an
+    interpreter to itself (sessions share one here). Equal settings compare
+    equal, so a run that changed nothing costs no change back."""
+
+    __slots__ = ()
+
+    @classmethod
+    def current(cls) -> "_Settings":
+        filters = warnings.filters
+        return cls(
+            sys.getrecursionlimit(),
+            list(filters) if isinstance(filters, list) else [],
+            warnings.showwarning,
+            warnings.formatwarning,
+            _root_logging(),
+        )
+
+    def apply(self) -> None:
+        """Makes these the interpreter's settings, touching only what differs."""
+        if sys.getrecursionlimit() != self.recursion_limit:
+            sys.setrecursionlimit(self.recursion_limit)
+        if warnings.filters != self.warning_filters:
+            _set_warning_filters(self.warning_filters)
+        warnings.showwarning, warnings.formatwarning = self.showwarning, self.formatwarning
+        _set_root_logging(self.root_logging)
+
+
+def _set_warning_filters(filters: list) -> None:
+    if isinstance(warnings.filters, list):
+        warnings.filters[:] = filters
+    else:  # the code replaced the list itself
+        warnings.filters = list(filters)
+    # Warnings already seen were looked up against the old filters.
+    warnings._filters_mutated()
+
+
+def _root_logging() -> "tuple[list, int] | None":
+    """The root logger's handlers and level; ``None`` while ``logging`` is not
+    imported (nothing imports it for a run that does not use it)."""
+    logging = sys.modules.get("logging")
+    if logging is None:
+        return None
+    return list(logging.root.handlers), logging.root.level
+
+
+def _set_root_logging(saved: "tuple[list, int] | None") -> None:
+    """Puts back what :func:`_root_logging` gave; ``None`` is a fresh root logger."""
+    logging = sys.modules.get("logging")
+    if logging is None:
+        return
+    handlers, level = saved if saved is not None else ([], logging.WARNING)
+    logging.root.handlers = list(handlers)
+    if logging.root.level != level:
+        logging.root.setLevel(level)
+
+
+class _Session:
+    """A named session: its own ``__main__`` module, whose dict holds the
+    code's globals, and the settings its last run left (``None`` before
+    that: a new session starts with the interpreter's own)."""
+
+    __slots__ = ("module", "settings")
+
+    def __init__(self):
+        self.module = types.ModuleType("__main__")
+        self.module.__builtins__ = builtins
+        self.settings: "_Settings | None" = None
+
+
+def _session(name: str) -> _Session:
+    session = _sessions.get(name)
+    if session is None:
+        session = _sessions[name] = _Session()
+    return session
+
+
+class _SessionSwitch:
+    """Makes a session the interpreter's for one run: its module is
+    ``sys.modules["__main__"]`` (so pickle, doctest and ``import __main__``
+    find the code's globals) and its settings are in force, until
+    :meth:`restore` keeps what the run left and puts back what was there."""
+
+    def __init__(self, session: _Session):
+        self._session = session
+        self._main = sys.modules.get("__main__")
+        self._outside = _Settings.current()
+        if session.settings is not None and session.settings != self._outside:
+            session.settings.apply()
+        sys.modules["__main__"] = session.module
+        self._restored = False
+
+    def restore(self) -> None:
+        """Calling it again changes nothing."""
+        if self._restored:
+            return
+        self._restored = True
+        left = self._session.settings = _Settings.current()
+        if left != self._outside:
+            self._outside.apply()
+        if self._main is None:
+            sys.modules.pop("__main__", None)
+        else:
+            sys.modules["__main__"] = self._main
 
 
 def clear_session(name: str) -> None:
@@ -286,9 +402,10 @@ def _guess_mime(path: str) -> str:
     return mimetypes.guess_type(path)[0] or "application/octet-stream"
 
 
-def _mime_bundle(obj) -> dict:
-    """``text/plain`` plus every rich representation ``obj`` offers."""
-    bundle = {"text/plain": repr(obj)}
+def _mime_bundle(obj, text: "str | None" = None) -> dict:
+    """``text/plain`` (``text``, when its repr is known already) plus every
+    rich representation ``obj`` offers."""
+    bundle = {"text/plain": repr(obj) if text is None else text}
     if isinstance(obj, type):
         return bundle  # a class's _repr_*_ are unbound methods, not its representation
     for mime, method in _REPR_METHODS:
@@ -501,25 +618,78 @@ class _Capture:
         return [{"stream": stream, "text": "".join(pieces)} for stream, pieces in self._runs]
 
 
-class _StreamWriter:
-    """A text file object for ``sys.stdout``/``sys.stderr`` that writes into a capture."""
+def _discard(text: str) -> int:
+    return len(text)
 
-    encoding = "utf-8"
-    errors = "strict"
 
-    def __init__(self, capture: _Capture, name: str):
-        self.name = f"<{name}>"
-        self._capture = capture
-        # The capture's own method, bound to this stream: no call in between,
-        # since every print calls it twice.
-        self.write = functools.partial(capture.write, name)
+class _OutputStream(io.TextIOBase):
+    """``sys.stdout`` or ``sys.stderr`` (and their ``sys.__stdout__`` twins)
+    during a run: a text stream like CPython's, with ``buffer``, ``encoding``,
+    ``errors``, ``line_buffering`` and ``reconfigure``, whose writes go to the
+    run's capture.
 
-    def writelines(self, lines) -> None:
-        for line in lines:
-            self.write(line)
+    There is one of each for the runner's lifetime, pointed at each run's
+    capture in turn, so what keeps a reference to it (a ``logging`` handler
+    made in an earlier run) writes into the current run. Like CPython's
+    in-memory streams it has no file descriptor: ``fileno()`` raises
+    ``io.UnsupportedOperation``. ``close()`` only flushes, since the next
+    run writes to the same stream.
+    """
+
+    mode = "w"
+    newlines = None
+
+    def __init__(self, stream: str, errors: str):
+        self._stream = stream
+        self.name = f"<{stream}>"
+        self._encoding, self._errors, self._newline = "utf-8", errors, None
+        self.line_buffering = self.write_through = False
+        self.buffer = _OutputBuffer(self)
+        self._sink, self._flush = _discard, None
+        self._plain = True
+        self._choose_write()
+
+    encoding = property(lambda self: self._encoding)
+    errors = property(lambda self: self._errors)
+
+    def attach(self, capture: _Capture) -> None:
+        """Writes go to ``capture`` from now on."""
+        self._sink = functools.partial(capture.write, self._stream)
+        self._flush = capture.flush_requested
+        self._choose_write()
+
+    def detach_to(self, fallback) -> None:
+        """Writes go to ``fallback`` (the stream outside runs) from now on."""
+        self.buffer.finish()
+        usable = fallback is not None and fallback is not self
+        self._sink = fallback.write if usable else _discard
+        self._flush = getattr(fallback, "flush", None) if usable else None
+        self._choose_write()
+
+    def _choose_write(self) -> None:
+        # Text in UTF-8 with plain line ends is kept as it came: the capture's
+        # own method, with nothing in between, since every print writes twice.
+        if self._plain:
+            self.write = self._sink
+        else:
+            self.__dict__.pop("write", None)
+
+    def write(self, text: str) -> int:
+        """What a write comes to after ``reconfigure`` changed its encoding or
+        line ends: the text as that encoding lets it through."""
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        converted = text.replace("\n", self._newline) if self._newline in ("\r", "\r\n") else text
+        data = converted.encode(self._encoding, self._errors)
+        self._sink(data.decode(self._encoding, "replace"))
+        return len(text)
 
     def flush(self) -> None:
-        self._capture.flush_requested()
+        if self._flush is not None:
+            self._flush()
+
+    def close(self) -> None:
+        self.flush()
 
     def isatty(self) -> bool:
         return False
@@ -527,8 +697,71 @@ class _StreamWriter:
     def writable(self) -> bool:
         return True
 
-    def readable(self) -> bool:
-        return False
+    def reconfigure(self, *, encoding=None, errors=None, newline=..., line_buffering=None, write_through=None) -> None:
+        """As ``io.TextIOWrapper.reconfigure``: a new encoding resets errors to
+        ``strict`` unless they are given too."""
+        self.flush()
+        if encoding is not None:
+            codecs.lookup(encoding)  # LookupError for an unknown one, as CPython
+            self._encoding = encoding
+            errors = "strict" if errors is None else errors
+        if errors is not None:
+            if not isinstance(errors, str):
+                raise TypeError(f"reconfigure() argument 'errors' must be str, not {type(errors).__name__}")
+            self._errors = errors
+        if newline is not ...:
+            if newline not in (None, "", "\n", "\r", "\r\n"):
+                raise ValueError(f"illegal newline value: {newline!r}")
+            self._newline = newline
+        if line_buffering is not None:
+            self.line_buffering = bool(line_buffering)
+        if write_through is not None:
+            self.write_through = bool(write_through)
+        self.buffer.finish()
+        self._plain = codecs.lookup(self._encoding).name == "utf-8" and self._newline not in ("\r", "\r\n")
+        self._choose_write()
+
+
+class _OutputBuffer(io.BufferedIOBase):
+    """``sys.stdout.buffer``: bytes written here are decoded with the text
+    stream's encoding (what is not valid becomes U+FFFD, since output is text)
+    and join its output in the order written."""
+
+    mode = "wb"
+
+    def __init__(self, text: _OutputStream):
+        self._text = text
+        self._decoder = None
+
+    name = property(lambda self: self._text.name)
+
+    def write(self, data) -> int:
+        view = memoryview(data)
+        if self._decoder is None:
+            self._decoder = codecs.getincrementaldecoder(self._text.encoding)("replace")
+        decoded = self._decoder.decode(view.tobytes())
+        if decoded:
+            self._text._sink(decoded)
+        return view.nbytes
+
+    def finish(self) -> None:
+        """Writes out a character whose bytes are not all in yet, as U+FFFD."""
+        if self._decoder is not None:
+            rest = self._decoder.decode(b"", final=True)
+            self._decoder = None
+            if rest:
+                self._text._sink(rest)
+
+    def flush(self) -> None:
+        self._text.flush()
+
+    def writable(self) -> bool:
+        return True
+
+
+_stdout = _OutputStream("stdout", "strict")
+# CPython's stderr escapes what it cannot encode rather than fail.
+_stderr = _OutputStream("stderr", "backslashreplace")
 
 
 def _cut(text: str, limit: int) -> tuple[str, bool]:
@@ -538,8 +771,38 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     return data[:limit].decode("utf-8", "ignore"), True
 
 
-def _describe_value(value, limit: int) -> dict:
-    text, truncated = _cut(repr(value), limit)
+def _bounded(call, *args):
+    """``call(*args)`` with the recursion limit at most ``_DESCRIBING_DEPTH``
+    frames deeper than here, for the runner's calls into the code's methods."""
+    limit = sys.getrecursionlimit()
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    sys.setrecursionlimit(min(limit, depth + _DESCRIBING_DEPTH))
+    try:
+        return call(*args)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _safe_repr(value) -> "tuple[str, str | None]":
+    """``repr(value)`` and ``None``; or, when that raises, ``object``'s repr
+    with a note and why it failed: a broken ``__repr__`` fails no run."""
+    if type(value) in _JSON_SCALARS:
+        return repr(value), None  # no code of the run's in it
+    try:
+        return _bounded(repr, value), None
+    except BaseException as failure:  # noqa: BLE001 - whatever the code's repr raises, but the host's interrupt
+        _reraise_if_stopped(failure)
+        reason = _exception_line(failure)
+        return f"{object.__repr__(value)} (repr() failed: {reason})", reason
+
+
+def _describe_value(value, limit: int, shown: "tuple[str, str | None] | None" = None) -> dict:
+    """``LastValue`` (src/protocol.rs) of ``value``; ``shown`` is what
+    :func:`_safe_repr` gave for it, when that is known already."""
+    text, repr_error = _safe_repr(value) if shown is None else shown
+    text, truncated = _cut(text, limit)
     as_json = None
     try:
         encoded = json.dumps(value, allow_nan=False)
@@ -548,7 +811,10 @@ def _describe_value(value, limit: int) -> dict:
             as_json = value if type(value) in _JSON_SCALARS else json.loads(encoded)
     except (TypeError, ValueError, RecursionError):
         pass
-    return {"repr": text, "json": as_json, "truncated": truncated}
+    described = {"repr": text, "json": as_json, "truncated": truncated}
+    if repr_error is not None:
+        described["repr_error"] = repr_error
+    return described
 
 
 def _on_interrupt(signum, frame) -> None:
@@ -562,9 +828,9 @@ def _on_interrupt(signum, frame) -> None:
     Only the first that arrives may reach the code, so the runner's own work
     after it (describing the error, putting the result together) is never
     cut short by a repeat."""
-    global _interrupted
+    global _interrupted, _stopped_by_host
     if not _interrupted:
-        _interrupted = True
+        _interrupted = _stopped_by_host = True
         # While the code awaits, Python runs only the event loop's own work
         # (the output ticker, say), where a KeyboardInterrupt would escape
         # the run and cost the interpreter: cancel the code where it waits.
@@ -678,12 +944,32 @@ def _char_column(lines: list[str], line, byte_offset: int) -> int:
     return len(encoded[:byte_offset].decode("utf-8", "ignore")) + 1
 
 
+def _str_or_none(obj) -> "str | None":
+    """``str(obj)``, or ``None`` when the code's ``__str__`` fails."""
+    try:
+        return _bounded(str, obj)
+    except BaseException as failure:  # noqa: BLE001 - as traceback does, but the host's interrupt
+        _reraise_if_stopped(failure)
+        return None
+
+
 def _message(error: BaseException) -> str:
     """``str(error)``, or what ``traceback`` prints when that fails."""
-    try:
-        return str(error)
-    except Exception:  # noqa: BLE001 - the code's broken __str__ must not fail the run
-        return "<exception str() failed>"
+    text = _str_or_none(error)
+    return "<exception str() failed>" if text is None else text
+
+
+def _exception_line(error: BaseException) -> str:
+    """``Type: message`` (only the type when the message is empty), as a
+    traceback's last line names a built-in exception."""
+    message = _message(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def _reraise_if_stopped(failure: BaseException) -> None:
+    """Lets the host's interrupt through where the code's own failures are caught."""
+    if _stopped_by_host and isinstance(failure, KeyboardInterrupt):
+        raise failure
 
 
 def _hint(error: BaseException):
@@ -850,7 +1136,10 @@ def _exit_code(error: SystemExit, capture: "_Capture") -> int:
         if not -(2**63) <= code < 2**63:
             return -1
         return (code + 2**31) % 2**32 - 2**31
-    capture.write("stderr", f"{code}\n")
+    # CPython prints the argument; it prints nothing when its __str__ fails.
+    text = _str_or_none(code)
+    if text is not None:
+        capture.write("stderr", f"{text}\n")
     return 1
 
 
@@ -931,22 +1220,34 @@ class _Request:
 class _Redirection:
     """Points a run's output at its capture and displays (``sys.stdout``,
     ``sys.stderr``, ``display()``, the nudges) and its input at refusals
-    (``sys.stdin``, ``input()``), until :meth:`restore`."""
+    (``sys.stdin``, ``input()``), until :meth:`restore`. ``sys.__stdout__``
+    and its twins are the same streams meanwhile, as in CPython."""
 
     def __init__(self, capture: _Capture, displays: _Displays):
         global _current_capture, _current_displays
-        self._saved = sys.stdout, sys.stderr, sys.stdin, builtins.input
-        sys.stdout = _StreamWriter(capture, "stdout")
-        sys.stderr = _StreamWriter(capture, "stderr")
-        sys.stdin, builtins.input = _NoStdin(), _input
+        self._saved = _streams()
+        _stdout.attach(capture)
+        _stderr.attach(capture)
+        stdin = _NoStdin()
+        sys.stdout = sys.__stdout__ = _stdout
+        sys.stderr = sys.__stderr__ = _stderr
+        sys.stdin = sys.__stdin__ = stdin
+        builtins.input = _input
         _current_capture, _current_displays = capture, displays
 
     def restore(self) -> None:
         """Puts back what was there before (the code may have replaced it).
         Calling it again changes nothing."""
         global _current_capture, _current_displays
-        sys.stdout, sys.stderr, sys.stdin, builtins.input = self._saved
+        (sys.stdout, sys.stderr, sys.stdin, sys.__stdout__, sys.__stderr__, sys.__stdin__, builtins.input) = self._saved
+        _stdout.detach_to(sys.stdout)
+        _stderr.detach_to(sys.stderr)
         _current_capture = _current_displays = None
+
+
+def _streams() -> tuple:
+    """The process's streams and ``input``, as :class:`_Redirection` saves them."""
+    return sys.stdout, sys.stderr, sys.stdin, sys.__stdout__, sys.__stderr__, sys.__stdin__, builtins.input
 
 
 class _Outcome:
@@ -1014,17 +1315,19 @@ class _Job:
     """
 
     def __init__(self, request: _Request, emit, eager_output: bool):
-        global _run_counter, _interrupted
+        global _run_counter, _interrupted, _stopped_by_host
         # An interrupt that comes before the code starts is ignored; the
         # host's next repeat stops the code.
         _interrupted = True
+        _stopped_by_host = False
         _take_signals()
         self.request = request
         _run_counter += 1
         self.filename = f"<run-{_run_counter}>"
         code = request.code
         linecache.cache[self.filename] = (len(code), None, _lines(code), self.filename)
-        self.namespace = _session_globals(request.session)
+        self.session = _session(request.session)
+        self.namespace = self.session.module.__dict__
         self.outcome = _Outcome()
         self.capture = _Capture(request.limits["output_bytes"], emit, eager_output)
         self.displays = _Displays(request.limits["display_bytes"], request.figure_format)
@@ -1032,6 +1335,7 @@ class _Job:
         self.before = None
         self.directory = _session_dir(request.session)
         _enter(self.directory)
+        self.switch = _SessionSwitch(self.session)
         self.redirection = _Redirection(self.capture, self.displays)
         self.started = time.perf_counter()
 
@@ -1097,10 +1401,11 @@ class _Job:
     def _returned(self, result) -> None:
         if result is None:
             return
-        self.outcome.value = _describe_value(result, self.request.limits["value_bytes"])
+        shown = _safe_repr(result)
+        self.outcome.value = _describe_value(result, self.request.limits["value_bytes"], shown)
         if type(result) in _BUILTIN_VALUES:
             return  # no rich representation; its repr was just taken
-        bundle = _mime_bundle(result)
+        bundle = _bounded(_mime_bundle, result, shown[0])
         if len(bundle) > 1:
             self.displays.add(bundle)
 
@@ -1115,22 +1420,20 @@ class _Job:
 
     def _record(self, status: str, exc: BaseException) -> None:
         self.outcome.status = status
-        self.outcome.error = _describe_error(exc, self.filename, self.request.code)
+        self.outcome.error = _bounded(_describe_error, exc, self.filename, self.request.code)
 
     def _sort(self, exc: BaseException) -> None:
         if isinstance(exc, SystemExit):
             self.outcome.exit_code = _exit_code(exc, self.capture)
-        elif isinstance(exc, KeyboardInterrupt) or (
+        elif (_stopped_by_host and isinstance(exc, KeyboardInterrupt)) or (
             self._stopped and isinstance(exc, asyncio.CancelledError)
         ):
             # Raised by the host's interrupt (timeout or cancel): the host says which.
             self._record("cancelled", exc)
-        elif isinstance(exc, Exception):
-            # Every user error is reported; none escapes.
-            self._record("error", exc)
         else:
-            self._restore()
-            raise exc
+            # Everything else the code raised, a KeyboardInterrupt of its own
+            # included, ends a CPython program with its traceback: an error.
+            self._record("error", exc)
 
     def _restore(self) -> dict:
         """Ends the run: figures captured, streams put back; the files now.
@@ -1143,6 +1446,7 @@ class _Job:
         except Exception as exc:  # noqa: BLE001 - a figure that cannot render must not hide the run
             self.capture.write("stderr", f"Sandpit could not capture a figure: {exc!r}\n")
         self.redirection.restore()
+        self.switch.restore()
         # The code may have changed directory, or removed it; files are the session's.
         try:
             moved = os.getcwd() != self.directory

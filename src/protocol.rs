@@ -380,6 +380,10 @@ pub struct LastValue {
     pub json: Option<Json>,
     /// Whether `repr` was cut.
     pub truncated: bool,
+    /// Why `repr()` raised (`ValueError: no repr`), when it did: the run still
+    /// finished, and `repr` is then `object`'s own with this reason after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repr_error: Option<String>,
 }
 
 /// An exception raised by the user's code, shaped so a model can repair it.
@@ -838,7 +842,7 @@ crate::js::reader::read_fields! {
         restored: "restored",
     }
     OutputChunk { stream: "stream", text: "text" }
-    LastValue { repr: "repr", json: "json", truncated: "truncated" }
+    LastValue { repr: "repr", json: "json", truncated: "truncated", repr_error: "repr_error" }
     MimeBundle {
         text: "text/plain",
         html: "text/html",

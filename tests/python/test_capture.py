@@ -1,6 +1,9 @@
 """Output capture: stdout and stderr kept in write order up to a byte limit
-(``_Capture``), written through file objects (``_StreamWriter``), and
+(``_Capture``), written through the text streams ``sys.stdout`` and
+``sys.stderr`` are during a run (``_OutputStream``, its ``buffer``), and
 streamed in batches whose timing is decided by a clock the test moves."""
+
+import io
 
 import pytest
 
@@ -22,6 +25,13 @@ class Sink:
 def capture(limit=1000, eager=False):
     sink = Sink()
     return runner._Capture(limit, sink, eager), sink
+
+
+def stream(kept, name="stdout", errors="strict"):
+    """A text stream as a run's ``sys.stdout`` (or stderr) is, writing into ``kept``."""
+    made = runner._OutputStream(name, errors)
+    made.attach(kept)
+    return made
 
 
 class TestKeeping:
@@ -118,7 +128,7 @@ class TestBatching:
 
     def test_the_codes_flush_sends_once_due(self, clock):
         kept, sink = capture()
-        writer = runner._StreamWriter(kept, "stdout")
+        writer = stream(kept)
         writer.write("working")
         writer.flush()
         assert sink.sent == []
@@ -170,10 +180,10 @@ class TestBatching:
         assert sink.sent == [("stdout", "a"), ("stderr", "b")]
 
 
-class TestStreamWriter:
+class TestOutputStream:
     def test_print_writes_through_it(self):
         kept, _ = capture()
-        out, err = runner._StreamWriter(kept, "stdout"), runner._StreamWriter(kept, "stderr")
+        out, err = stream(kept), stream(kept, "stderr")
         print("x", 1, file=out)
         print("warning", file=err)
         out.writelines(["a", "b\n"])
@@ -183,8 +193,76 @@ class TestStreamWriter:
             {"stream": "stdout", "text": "ab\n"},
         ]
 
-    def test_it_looks_like_a_text_file_that_is_no_terminal(self):
-        writer = runner._StreamWriter(capture()[0], "stderr")
-        assert writer.name == "<stderr>"
-        assert writer.encoding == "utf-8"
-        assert writer.writable() and not writer.readable() and not writer.isatty()
+    def test_it_looks_like_cpythons_text_stream_that_is_no_terminal(self):
+        writer = stream(capture()[0], "stderr", "backslashreplace")
+        assert isinstance(writer, io.TextIOBase)
+        assert (writer.name, writer.encoding, writer.errors, writer.mode) == ("<stderr>", "utf-8", "backslashreplace", "w")
+        assert (writer.line_buffering, writer.write_through, writer.newlines) == (False, False, None)
+        assert writer.writable() and not writer.readable() and not writer.isatty() and not writer.seekable()
+        assert isinstance(writer.buffer, io.BufferedIOBase) and writer.buffer.writable()
+
+    def test_it_has_no_file_descriptor_as_an_in_memory_stream_has_none(self):
+        writer = stream(capture()[0])
+        for stream_ in (writer, writer.buffer):
+            with pytest.raises(io.UnsupportedOperation):
+                stream_.fileno()
+
+    def test_a_write_of_bytes_is_refused_as_cpython_refuses_it(self):
+        with pytest.raises(TypeError, match="must be str, not bytes"):
+            stream(capture()[0]).write(b"x")
+
+    def test_bytes_written_to_its_buffer_join_the_text_in_order(self):
+        kept, _ = capture()
+        writer = stream(kept)
+        writer.write("a")
+        assert writer.buffer.write(b"b\xc3") == 2
+        writer.buffer.write(memoryview(b"\xa9c"))
+        writer.write("d")
+        assert kept.output() == [{"stream": "stdout", "text": "abécd"}]
+
+    def test_bytes_that_are_no_text_become_replacement_characters(self):
+        kept, _ = capture()
+        writer = stream(kept)
+        writer.buffer.write(b"\xff!\xc3")
+        # A character cut short when the run ends is not lost either.
+        writer.detach_to(None)
+        assert kept.output() == [{"stream": "stdout", "text": "\ufffd!\ufffd"}]
+
+    def test_reconfigure_changes_the_encoding_and_errors_as_cpython(self):
+        kept, _ = capture()
+        writer = stream(kept)
+        writer.reconfigure(encoding="ascii")
+        assert (writer.encoding, writer.errors) == ("ascii", "strict")
+        with pytest.raises(UnicodeEncodeError):
+            writer.write("é")
+        writer.reconfigure(errors="replace")
+        writer.write("é!")
+        writer.reconfigure(encoding="utf-8")
+        writer.write("é")
+        assert kept.output() == [{"stream": "stdout", "text": "?!é"}]
+        with pytest.raises(LookupError):
+            writer.reconfigure(encoding="no-such-codec")
+
+    def test_reconfigure_sets_line_ends_and_buffering(self):
+        kept, _ = capture()
+        writer = stream(kept)
+        writer.reconfigure(newline="\r\n", line_buffering=True, write_through=True)
+        print("a", file=writer)
+        assert (writer.line_buffering, writer.write_through) == (True, True)
+        writer.reconfigure(newline=None)
+        print("b", file=writer)
+        assert kept.output() == [{"stream": "stdout", "text": "a\r\nb\n"}]
+        with pytest.raises(ValueError, match="illegal newline"):
+            writer.reconfigure(newline="x")
+
+    def test_between_runs_it_writes_where_the_process_writes(self, capsys):
+        import sys
+
+        kept, _ = capture()
+        writer = stream(kept)
+        writer.detach_to(sys.stdout)
+        print("later", file=writer)
+        writer.close()
+        print("still open", file=writer)
+        assert capsys.readouterr().out == "later\nstill open\n"
+        assert kept.output() == []

@@ -3,7 +3,6 @@ run and back (``_Redirection``), the result put together (``_Outcome``,
 ``_run_result``), and whole runs through ``run`` as the worker calls it."""
 
 import asyncio
-import builtins
 import json
 import sys
 
@@ -34,11 +33,13 @@ class TestRequest:
 
 class TestRedirection:
     def test_output_goes_to_the_run_and_input_is_refused_until_restored(self, capsys):
-        before = sys.stdout, sys.stderr, sys.stdin, builtins.input
+        before = runner._streams()
         capture = runner._Capture(1000, ignore, False)
         displays = runner._Displays(1000, "png")
         redirection = runner._Redirection(capture, displays)
         try:
+            # As in CPython, the streams a run starts with are also sys.__stdout__ and its twins.
+            assert (sys.stdout, sys.stderr, sys.stdin) == (sys.__stdout__, sys.__stderr__, sys.__stdin__)
             print("out")
             print("err", file=sys.stderr)
             runner.display(7)
@@ -49,7 +50,7 @@ class TestRedirection:
                 sys.stdin.readline()
         finally:
             redirection.restore()
-        assert (sys.stdout, sys.stderr, sys.stdin, builtins.input) == before
+        assert runner._streams() == before
         assert (runner._current_capture, runner._current_displays) == (None, None)
         assert capture.output() == [
             {"stream": "stdout", "text": "out\n"},
@@ -138,27 +139,37 @@ class TestRun:
         assert (other["status"], other["error"]["type"]) == ("error", "NameError")
 
     def test_the_processs_streams_are_back_after_every_ending(self):
-        streams = sys.stdout, sys.stderr, sys.stdin, builtins.input
-        for code in ["1", "1 / 0", "import sys; sys.exit(1)", "raise KeyboardInterrupt"]:
+        streams = runner._streams()
+        for code in ["1", "1 / 0", "import sys; sys.exit(1)", "raise KeyboardInterrupt", "raise GeneratorExit"]:
             run(code)
-            assert (sys.stdout, sys.stderr, sys.stdin, builtins.input) == streams
+            assert runner._streams() == streams
 
     def test_code_that_replaces_the_streams_does_not_keep_them(self):
         streams = sys.stdout, sys.stderr
         run("import io, sys\nsys.stdout = io.StringIO()\nsys.stderr = None")
         assert (sys.stdout, sys.stderr) == streams
 
-    def test_an_interrupt_cancels_the_run(self):
-        result = run("print('started')\nraise KeyboardInterrupt")
+    def test_the_hosts_interrupt_cancels_the_run(self, host_signals):
+        # The signal reaches the runner's handler as the host's write into
+        # Pyodide's interrupt buffer does.
+        code = f"print('started')\nimport signal\nsignal.raise_signal({host_signals[0]})"
+        result = run(code)
         assert result["status"] == "cancelled"
+        assert (result["error"]["type"], result["error"]["line"]) == ("KeyboardInterrupt", 3)
+        assert result["output"] == [{"stream": "stdout", "text": "started\n"}]
+
+    def test_a_keyboard_interrupt_the_code_raises_is_its_error(self):
+        result = run("print('started')\nraise KeyboardInterrupt")
+        assert result["status"] == "error"
         assert (result["error"]["type"], result["error"]["line"]) == ("KeyboardInterrupt", 2)
         assert result["output"] == [{"stream": "stdout", "text": "started\n"}]
 
-    def test_an_exception_that_is_no_error_leaves_the_run_and_the_streams_are_back(self):
-        streams = sys.stdout, sys.stderr, sys.stdin, builtins.input
-        with pytest.raises(GeneratorExit):
-            runner.run(request("raise GeneratorExit"), ignore)
-        assert (sys.stdout, sys.stderr, sys.stdin, builtins.input) == streams
+    @pytest.mark.parametrize("raised", ["GeneratorExit", "BaseException('odd')", "asyncio.CancelledError"])
+    def test_an_exception_that_is_no_error_is_the_codes_error_too(self, raised):
+        # A CPython program ends with its traceback whatever it raises.
+        result = run(f"import asyncio\n\nraise {raised}")
+        assert result["status"] == "error"
+        assert (result["error"]["type"], result["error"]["line"]) == (raised.split("(")[0].split(".")[-1], 3)
 
     def test_output_past_the_limit(self):
         limits = LIMITS | {"output_bytes": 4}

@@ -146,10 +146,34 @@ class TestInARun:
         assert [bundle["text/plain"] for bundle in result["displays"]] == ["'xxxxxxxxxx'", "'z'"]
         assert result["truncated"]["displays"]
 
-    def test_a_value_whose_repr_fails_is_the_runs_error(self):
+    def test_a_value_whose_repr_fails_leaves_the_run_ok_and_says_why(self):
         result = run("class B:\n    def __repr__(self):\n        raise ValueError('no repr')\nB()")
-        assert result["status"] == "error"
-        assert (result["error"]["type"], result["error"]["line"]) == ("ValueError", 3)
+        assert (result["status"], result["error"]) == ("ok", None)
+        value = result["value"]
+        assert_shape(value, "LastValue")
+        assert value["repr_error"] == "ValueError: no repr"
+        assert value["repr"].startswith("<__main__.B object at 0x")
+        assert value["repr"].endswith("> (repr() failed: ValueError: no repr)")
+
+    def test_a_repr_that_raises_what_is_no_error_or_gives_no_text_fails_no_run(self):
+        for body, reason in [("raise SystemExit(3)", "SystemExit: 3"), ("return 7", "TypeError: __repr__ returned non-string (type int)")]:
+            result = run(f"class B:\n    def __repr__(self):\n        {body}\nB()")
+            assert (result["status"], result["value"]["repr_error"]) == ("ok", reason)
+
+    def test_a_value_with_rich_forms_and_a_broken_repr_keeps_them(self):
+        code = "class B:\n    def __repr__(self):\n        raise ValueError\n    def _repr_html_(self):\n        return '<b>b</b>'\nB()"
+        result = run(code)
+        assert result["value"]["repr_error"] == "ValueError"
+        [bundle] = result["displays"]
+        assert bundle["text/html"] == "<b>b</b>"
+        assert bundle["text/plain"] == result["value"]["repr"]
+
+    def test_a_repr_that_recurses_is_a_recursion_error_on_the_value(self):
+        result = run("class B:\n    def __repr__(self):\n        return repr(self)\nB()")
+        assert (result["status"], result["value"]["repr_error"]) == ("ok", "RecursionError: maximum recursion depth exceeded")
+
+    def test_a_repr_that_works_has_no_note(self):
+        assert "repr_error" not in run("7")["value"]
 
 
 def runner_limits(**changes):

@@ -633,6 +633,11 @@ export interface LastValue {
    */
   repr: string;
   /**
+   * Why `repr()` raised (`ValueError: no repr`), when it did: the run still
+   * finished, and `repr` is then `object`'s own with this reason after it.
+   */
+  repr_error?: string | null;
+  /**
    * Whether `repr` was cut.
    */
   truncated: boolean;
