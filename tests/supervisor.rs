@@ -9,7 +9,7 @@ use sandpit::protocol::{
 use sandpit::runtime::outcome::{stopped, StopReason};
 use sandpit::runtime::supervisor::{
     Call, Effect, Event, Log, Reply, RunEvent, RuntimeError, RuntimeStatus, Start, Supervisor,
-    Timer, WorkerId, INTERRUPT_GRACE_MS, INTERRUPT_REPEAT_MS, NUDGE_MS,
+    Timer, WorkerId, BACKGROUND_IDLE_MS, INTERRUPT_GRACE_MS, INTERRUPT_REPEAT_MS, NUDGE_MS,
 };
 
 /// A supervisor and a clock, with the workers it has spawned so far.
@@ -44,8 +44,15 @@ impl Page {
     fn ready(interrupts: bool) -> (Self, WorkerId, WorkerId) {
         let (mut page, active) = Self::admitted(interrupts);
         let effects = page.on(ready(active, SnapshotUse::Used));
-        let spare = only_spawn(&effects, Start::Python);
+        assert!(spawns(&effects).is_empty(), "{effects:?}");
+        let spare = page.idle_start(Start::Python);
         (page, active, spare)
+    }
+
+    /// The background timer, armed as the runtime became idle, goes off and
+    /// starts one worker as `start`; returns it.
+    fn idle_start(&mut self, start: Start) -> WorkerId {
+        only_spawn(&self.on(Event::Tick(Timer::Background)), start)
     }
 
     /// [`Page::ready`], with the spare ready too.
@@ -250,13 +257,18 @@ fn an_unanswered_interrupt_is_repeated_until_the_grace_is_over_then_the_worker_i
         resolved(&effects).is_empty(),
         "the run ends once its session is back"
     );
-    let next_spare = only_spawn(&effects, Start::Python);
+    assert!(
+        spawns(&effects).is_empty(),
+        "no new spare while the replay runs"
+    );
     let effects = page.on(done(spare, replay, RunStatus::Ok));
     let result = result_of(&effects, id);
     assert_eq!(result.status, RunStatus::Timeout);
     let restored = result.restored.expect("state came back by replay");
     assert_eq!((restored.replayed, restored.lost.len()), (1, 0));
     assert!(spawns(&effects).is_empty());
+    assert!(timers(&effects).contains(&Effect::StartTimer(Timer::Background, BACKGROUND_IDLE_MS)));
+    let next_spare = page.idle_start(Start::Python);
     assert_ne!(next_spare, spare);
 }
 
@@ -274,7 +286,14 @@ fn an_honoured_interrupt_keeps_the_worker_and_says_why_the_run_stopped() {
 
     // The runner's result for an interrupted run says `cancelled`, with its line.
     let effects = page.on(done(active, id, RunStatus::Cancelled));
-    assert_eq!(timers(&effects), vec![Effect::CancelTimer(Timer::Deadline)]);
+    // The spare that was loading gave way to the run; it starts again once idle.
+    assert_eq!(
+        timers(&effects),
+        vec![
+            Effect::CancelTimer(Timer::Deadline),
+            Effect::StartTimer(Timer::Background, BACKGROUND_IDLE_MS)
+        ]
+    );
     let result = result_of(&effects, id);
     assert_eq!(result.status, RunStatus::Cancelled);
     assert_eq!(result.restored, None, "state was kept");
@@ -285,21 +304,16 @@ fn an_honoured_interrupt_keeps_the_worker_and_says_why_the_run_stopped() {
 
 #[test]
 fn stopping_a_run_being_interrupted_terminates_it_at_once() {
-    let (mut page, active, spare) = Page::ready(true);
+    let (mut page, active, spare) = Page::spare_ready(true);
     let (id, _) = page.run("while True: pass");
     assert_eq!(interrupts(&page.on(Event::Cancel(id))), vec![active]);
     let effects = page.on(Event::Cancel(id));
     assert!(interrupts(&effects).is_empty());
     assert_eq!(terminated(&effects), vec![active]);
-    // Nothing to replay: the run ends now, the spare (still loading) takes over.
+    // Nothing to replay: the run ends now, and the ready spare takes over.
     let result = result_of(&effects, id);
     assert_eq!(result.status, RunStatus::Cancelled);
     assert_eq!(result.restored.map(|r| r.replayed), Some(0));
-    let effects = page.on(ready(spare, SnapshotUse::Used));
-    assert!(matches!(
-        effects.first(),
-        Some(Effect::Status(RuntimeStatus::Ready { .. }))
-    ));
     page.succeed(spare, "print(2)");
 }
 
@@ -336,9 +350,10 @@ fn without_interrupts_a_cancel_terminates_promotes_the_ready_spare_and_replays_t
     let effects = page.on(Event::Cancel(id));
     assert!(interrupts(&effects).is_empty());
     assert_eq!(terminated(&effects), vec![active]);
-    // Successful runs only, in order, into the promoted spare; a new spare starts.
+    // Successful runs only, in order, into the promoted spare; a new spare
+    // starts once the runtime is idle.
     let first = replay_posted(&effects, spare, "x = 1");
-    only_spawn(&effects, Start::Python);
+    assert!(spawns(&effects).is_empty());
     let effects = page.on(done(spare, first, RunStatus::Ok));
     let second = replay_posted(&effects, spare, "y = 2");
     assert!(resolved(&effects).is_empty());
@@ -371,10 +386,34 @@ fn a_replay_that_fails_is_reported_lost() {
 }
 
 #[test]
+fn a_job_makes_a_loading_spare_give_way_and_it_starts_again_once_idle() {
+    let (mut page, active, spare) = Page::ready(true);
+    let (id, effects) = page.run("x = 1");
+    assert_eq!(
+        terminated(&effects),
+        vec![spare],
+        "it would take the run's cores"
+    );
+    assert_eq!(runs_posted(&effects), vec![(active, id, "x = 1".into())]);
+    let effects = page.on(done(active, id, RunStatus::Ok));
+    assert!(spawns(&effects).is_empty(), "not in a gap between two jobs");
+    assert!(timers(&effects).contains(&Effect::StartTimer(Timer::Background, BACKGROUND_IDLE_MS)));
+    // A job within the idle time stops the timer; the next idle time counts afresh.
+    let (next, effects) = page.run("y = 2");
+    assert!(timers(&effects).contains(&Effect::CancelTimer(Timer::Background)));
+    page.on(done(active, next, RunStatus::Ok));
+    let again = page.idle_start(Start::Python);
+    assert_ne!(again, spare);
+    // A ready spare stays when a job comes.
+    assert!(page.on(ready(again, SnapshotUse::Used)).is_empty());
+    let (_, effects) = page.run("z = 3");
+    assert!(terminated(&effects).is_empty());
+}
+
+#[test]
 fn a_crash_while_the_spare_is_still_loading_waits_for_its_ready() {
     let (mut page, active, spare) = Page::ready(true);
-    page.succeed(active, "x = 1");
-    let (id, _) = page.run("import ctypes");
+    // The worker dies between jobs, while the spare loads.
     let effects = page.on(Event::Error(active, "Aborted()".into()));
     assert_eq!(terminated(&effects), vec![active]);
     assert!(
@@ -388,25 +427,18 @@ fn a_crash_while_the_spare_is_still_loading_waits_for_its_ready() {
     );
     assert!(resolved(&effects).is_empty());
 
-    // Its `ready` continues the work: the replay first, then the run's result,
-    // then (only once that is done) a new spare.
+    // Its `ready` continues the work: the run waiting for it, then (only
+    // once the runtime is idle) a new spare.
+    let (id, _) = page.run("x = 1");
     let effects = page.on(ready(spare, SnapshotUse::Used));
     assert!(matches!(
         effects.first(),
         Some(Effect::Status(RuntimeStatus::Ready { .. }))
     ));
-    let replay = replay_posted(&effects, spare, "x = 1");
+    assert_eq!(runs_posted(&effects), vec![(spare, id, "x = 1".into())]);
     assert!(spawns(&effects).is_empty());
-    let effects = page.on(done(spare, replay, RunStatus::Ok));
-    let result = result_of(&effects, id);
-    assert_eq!(result.status, RunStatus::Crashed);
-    assert!(result
-        .error
-        .expect("a crash has an error")
-        .message
-        .contains("Aborted()"),);
-    assert_eq!(result.restored.map(|r| r.replayed), Some(1));
-    only_spawn(&effects, Start::Python);
+    page.on(done(spare, id, RunStatus::Ok));
+    page.idle_start(Start::Python);
 }
 
 #[test]
@@ -456,7 +488,8 @@ fn a_queued_run_cancelled_never_reaches_python() {
 fn without_a_snapshot_the_maker_starts_first_and_the_spare_once_it_has_stored_one() {
     let (mut page, active) = Page::admitted(true);
     let effects = page.on(ready(active, SnapshotUse::Absent));
-    let maker = only_spawn(&effects, Start::SnapshotMaker);
+    assert!(spawns(&effects).is_empty());
+    let maker = page.idle_start(Start::SnapshotMaker);
     // What the maker says besides is not for the app.
     let progress = WorkerMessage::Ready {
         python: "3.14.2".into(),
@@ -466,7 +499,7 @@ fn without_a_snapshot_the_maker_starts_first_and_the_spare_once_it_has_stored_on
     assert!(page.on(message(maker, progress)).is_empty());
     let effects = page.on(message(maker, WorkerMessage::SnapshotStored { bytes: 1 }));
     assert_eq!(terminated(&effects), vec![maker]);
-    only_spawn(&effects, Start::Python);
+    page.idle_start(Start::Python);
 }
 
 #[test]
@@ -478,31 +511,43 @@ fn a_maker_that_fails_lets_the_spare_start_and_is_not_tried_again() {
             reason: "another Pyodide".into(),
         },
     ));
-    let maker = only_spawn(&effects, Start::SnapshotMaker);
+    assert!(spawns(&effects).is_empty());
+    let maker = page.idle_start(Start::SnapshotMaker);
     let effects = page.on(Event::Error(maker, "out of memory".into()));
     assert!(matches!(
         effects.first(),
         Some(Effect::Log(Log::Warning(_)))
     ));
     assert_eq!(terminated(&effects), vec![maker]);
-    let spare = only_spawn(&effects, Start::Python);
+    let spare = page.idle_start(Start::Python);
 
     // The spare takes over while it loads; ready without a snapshot either,
-    // it gets no maker: a new spare comes at once.
+    // it gets no maker: a new spare comes once idle.
     let effects = page.on(Event::Error(active, "Aborted()".into()));
     assert_eq!(terminated(&effects), vec![active]);
     assert!(spawns(&effects).is_empty());
     let effects = page.on(ready(spare, SnapshotUse::Absent));
-    only_spawn(&effects, Start::Python);
+    assert!(spawns(&effects).is_empty());
+    page.idle_start(Start::Python);
+}
+
+#[test]
+fn a_maker_that_gives_way_to_a_job_is_started_again_once_idle() {
+    let (mut page, active) = Page::admitted(true);
+    page.on(ready(active, SnapshotUse::Absent));
+    let maker = page.idle_start(Start::SnapshotMaker);
+    let (id, effects) = page.run("1");
+    assert_eq!(terminated(&effects), vec![maker]);
+    page.on(done(active, id, RunStatus::Ok));
+    let again = page.idle_start(Start::SnapshotMaker);
+    assert_ne!(again, maker);
 }
 
 #[test]
 fn a_maker_that_cannot_start_lets_the_spare_start() {
     let (mut page, active) = Page::admitted(true);
-    let maker = only_spawn(
-        &page.on(ready(active, SnapshotUse::Absent)),
-        Start::SnapshotMaker,
-    );
+    page.on(ready(active, SnapshotUse::Absent));
+    let maker = page.idle_start(Start::SnapshotMaker);
     let effects = page.on(Event::SpawnFailed(
         maker,
         RuntimeError::Worker("blocked".into()),
@@ -511,7 +556,7 @@ fn a_maker_that_cannot_start_lets_the_spare_start() {
         effects.first(),
         Some(Effect::Log(Log::Warning(_)))
     ));
-    only_spawn(&effects, Start::Python);
+    page.idle_start(Start::Python);
 }
 
 #[test]
@@ -527,11 +572,15 @@ fn neither_helper_starts_while_the_first_run_runs() {
     assert!(spawns(&effects).is_empty(), "{effects:?}");
     let effects = page.on(done(active, id, RunStatus::Ok));
     assert_eq!(resolved(&effects), vec![id]);
-    only_spawn(&effects, Start::SnapshotMaker);
+    assert!(
+        spawns(&effects).is_empty(),
+        "only once the runtime has been idle a while"
+    );
+    page.idle_start(Start::SnapshotMaker);
 }
 
 #[test]
-fn started_from_a_snapshot_the_spare_starts_at_once() {
+fn started_from_a_snapshot_the_spare_starts_once_the_runtime_is_idle() {
     let (mut page, active) = Page::admitted(true);
     let effects = page.on(ready(active, SnapshotUse::Used));
     assert_eq!(
@@ -543,7 +592,16 @@ fn started_from_a_snapshot_the_spare_starts_at_once() {
             snapshot: SnapshotUse::Used,
         }))
     );
-    only_spawn(&effects, Start::Python);
+    assert_eq!(
+        timers(&effects),
+        vec![Effect::StartTimer(Timer::Background, BACKGROUND_IDLE_MS)]
+    );
+    page.idle_start(Start::Python);
+    // A tick that finds the runtime busy starts nothing.
+    let (mut page, active) = Page::admitted(true);
+    page.on(ready(active, SnapshotUse::Used));
+    page.run("while True: pass");
+    assert!(spawns(&page.on(Event::Tick(Timer::Background))).is_empty());
 }
 
 #[test]

@@ -66,6 +66,7 @@ struct Inner {
     workers: RefCell<Vec<(WorkerId, PythonWorker)>>,
     deadline: RefCell<Option<Timeout>>,
     nudge: RefCell<Option<Timeout>>,
+    background: RefCell<Option<Timeout>>,
     callers: RefCell<HashMap<RunId, Caller>>,
     on_status: Box<dyn Fn(RuntimeStatus)>,
 }
@@ -86,6 +87,7 @@ impl Runtime {
             workers: RefCell::new(Vec::new()),
             deadline: RefCell::new(None),
             nudge: RefCell::new(None),
+            background: RefCell::new(None),
             callers: RefCell::new(HashMap::new()),
             on_status: Box::new(on_status),
         });
@@ -308,6 +310,7 @@ impl Inner {
         match timer {
             Timer::Deadline => self.deadline.borrow_mut(),
             Timer::Nudge => self.nudge.borrow_mut(),
+            Timer::Background => self.background.borrow_mut(),
         }
     }
 

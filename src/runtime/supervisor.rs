@@ -40,6 +40,12 @@ pub const INTERRUPT_REPEAT_MS: u32 = 100;
 /// batching.
 pub const NUDGE_MS: u32 = 100;
 
+/// How long no job may have been queued or running before a background
+/// worker (the snapshot maker, the warm spare) starts: loading Pyodide takes
+/// a core for a second or more, and a chat UI's calls come in quick
+/// succession, so a start in a gap between two of them would slow the next.
+pub const BACKGROUND_IDLE_MS: u32 = 500;
+
 /// What the runtime is doing, for the status line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RuntimeStatus {
@@ -129,6 +135,8 @@ pub enum Timer {
     Deadline,
     /// The next nudge of the run in flight.
     Nudge,
+    /// The runtime has been idle long enough to start a background worker.
+    Background,
 }
 
 /// What a caller's job comes to.
@@ -252,6 +260,9 @@ struct Slot {
     id: WorkerId,
     role: Role,
     stage: Stage,
+    /// Started in the background (see [`BACKGROUND_IDLE_MS`]): it gives way
+    /// to a job that arrives while it still loads.
+    background: bool,
 }
 
 /// Who waits for a job, and what is known of it so far.
@@ -293,11 +304,14 @@ pub struct Supervisor {
     /// A handful at most, oldest first.
     workers: Vec<Slot>,
     last_worker: u64,
-    /// A maker was started once: a failed one is not retried on this page.
+    /// A maker was started once: a failed one is not retried on this page
+    /// (one that gave way to a job is).
     snapshot_attempted: bool,
-    /// How the active worker started, while the maker or spare waits for the
-    /// job it took on at ready to finish (see [`Supervisor::after_ready`]).
-    helpers_waiting: Option<SnapshotUse>,
+    /// How the first worker to be ready started: a maker is due when it did
+    /// not use a snapshot.
+    first_start: Option<SnapshotUse>,
+    /// The [`Timer::Background`] is running.
+    background_armed: bool,
     scheduler: Scheduler,
     callers: HashMap<RunId, Caller>,
     deadline: Option<Deadline>,
@@ -325,7 +339,8 @@ impl Supervisor {
             workers: Vec::new(),
             last_worker: 0,
             snapshot_attempted: false,
-            helpers_waiting: None,
+            first_start: None,
+            background_armed: false,
             scheduler: Scheduler::new(),
             callers: HashMap::new(),
             deadline: None,
@@ -372,6 +387,8 @@ impl Supervisor {
         let (id, next) = self.scheduler.submit(job);
         self.callers.insert(id, caller);
         self.dispatch(next);
+        self.give_way();
+        self.settle_background();
         Ok((id, self.take()))
     }
 
@@ -398,7 +415,9 @@ impl Supervisor {
             }
             Event::Tick(Timer::Deadline) => self.on_deadline(),
             Event::Tick(Timer::Nudge) => self.on_nudge(),
+            Event::Tick(Timer::Background) => self.on_background(),
         }
+        self.settle_background();
         self.take()
     }
 
@@ -442,6 +461,7 @@ impl Supervisor {
             id: worker,
             role,
             stage,
+            background: false,
         });
         self.emit(Effect::Spawn { worker, start });
     }
@@ -498,7 +518,6 @@ impl Supervisor {
             (Role::Maker, _) => {
                 let message = format!("could not start the snapshot maker: {error}");
                 self.emit(Effect::Log(Log::Warning(message)));
-                self.ensure_spare();
             }
         }
     }
@@ -568,19 +587,14 @@ impl Supervisor {
                     slot.stage = Stage::Ready;
                 }
                 let next = self.scheduler.set_ready();
+                self.first_start.get_or_insert(snapshot.clone());
                 self.emit(Effect::Status(RuntimeStatus::Ready {
                     python,
                     pyodide,
                     interrupts: self.interrupts,
-                    snapshot: snapshot.clone(),
+                    snapshot,
                 }));
-                let busy = next.is_some();
                 self.dispatch(next);
-                if busy {
-                    self.helpers_waiting = Some(snapshot);
-                } else {
-                    self.after_ready(&snapshot);
-                }
             }
             WorkerMessage::Fatal { message } => self.on_error(worker, message),
             WorkerMessage::PackageProgress {
@@ -676,14 +690,10 @@ impl Supervisor {
         self.finish_job(completions, next);
     }
 
-    /// A job has finished: its results go out, the next job goes in, and the
-    /// helpers held back at ready start.
+    /// A job has finished: its results go out, the next job goes in.
     fn finish_job(&mut self, completions: Vec<Completion>, next: Option<HostMessage>) {
         self.resolve(completions);
         self.dispatch(next);
-        if let Some(snapshot) = self.helpers_waiting.take() {
-            self.after_ready(&snapshot);
-        }
     }
 
     fn notify(&mut self, id: RunId, event: RunEvent) {
@@ -857,8 +867,6 @@ impl Supervisor {
         }
         self.set_deadline(None);
         self.interrupting = None;
-        // The worker they waited for is gone; its successor's `ready` decides.
-        self.helpers_waiting = None;
         let completions = self.scheduler.restart(&reason_text);
         if let Some(worker) = self.find(Role::Active) {
             self.retire(worker);
@@ -866,6 +874,7 @@ impl Supervisor {
         let promoted = self.find(Role::Spare).and_then(|worker| {
             let slot = self.slot(worker)?;
             slot.role = Role::Active;
+            slot.background = false;
             Some(slot.stage == Stage::Ready)
         });
         self.resolve(completions);
@@ -873,7 +882,6 @@ impl Supervisor {
             Some(true) => {
                 let next = self.scheduler.set_ready();
                 self.dispatch(next);
-                self.ensure_spare();
             }
             // The spare is still loading: its `ready` continues the work.
             Some(false) => {}
@@ -939,34 +947,89 @@ impl Supervisor {
         self.emit(Effect::Status(RuntimeStatus::Failed { message }));
     }
 
-    /// Starts a warm spare unless there is one: the next restart then needs no cold start.
-    fn ensure_spare(&mut self) {
-        if self.find(Role::Spare).is_none() {
-            self.spawn(Role::Spare, Start::Python);
+    /// The background worker due now, if any: a start-up snapshot is made
+    /// first when the first worker started without one (once per page), else
+    /// a warm spare, so the next restart needs no cold start. The spare waits
+    /// for the maker, so the two do not compete for the CPU and the spare
+    /// itself starts from the new snapshot.
+    fn background_due(&self) -> Option<Role> {
+        if !self.ever_ready || self.failure.is_some() || self.find(Role::Maker).is_some() {
+            return None;
+        }
+        let snapshot_used = self.first_start.as_ref() == Some(&SnapshotUse::Used);
+        if !snapshot_used && !self.snapshot_attempted {
+            Some(Role::Maker)
+        } else if self.find(Role::Spare).is_none() {
+            Some(Role::Spare)
+        } else {
+            None
         }
     }
 
-    /// After the active worker is ready and has finished the job waiting for
-    /// it, if there was one: a start-up snapshot is made first when it
-    /// started without one (once per page), else the warm spare is started.
-    /// The spare waits for the maker, so the two do not compete for the CPU
-    /// and the spare itself starts from the new snapshot. Neither starts
-    /// while the first run runs: loading Pyodide again takes the cores that
-    /// run needs.
-    fn after_ready(&mut self, snapshot: &SnapshotUse) {
-        let make = *snapshot != SnapshotUse::Used
-            && !self.snapshot_attempted
-            && self.find(Role::Maker).is_none();
-        self.snapshot_attempted |= make;
-        if make {
-            self.spawn(Role::Maker, Start::SnapshotMaker);
+    /// Whether no job is queued or running: only then may a background worker start.
+    fn idle(&self) -> bool {
+        self.scheduler.in_flight().is_none() && self.scheduler.waiting() == 0
+    }
+
+    /// Arms the background timer when a background worker is due and the
+    /// runtime is idle; stops it when a job has come in meanwhile, so the
+    /// idle time is counted again from the end of that job.
+    fn settle_background(&mut self) {
+        let wanted = self.idle() && self.background_due().is_some();
+        if wanted && !self.background_armed {
+            self.emit(Effect::StartTimer(Timer::Background, BACKGROUND_IDLE_MS));
+        } else if !wanted && self.background_armed {
+            self.emit(Effect::CancelTimer(Timer::Background));
+        }
+        self.background_armed = wanted;
+    }
+
+    fn on_background(&mut self) {
+        self.background_armed = false;
+        if !self.idle() {
+            return;
+        }
+        let start = match self.background_due() {
+            Some(Role::Maker) => {
+                self.snapshot_attempted = true;
+                Start::SnapshotMaker
+            }
+            Some(_) => Start::Python,
+            None => return,
+        };
+        let role = if start == Start::SnapshotMaker {
+            Role::Maker
         } else {
-            self.ensure_spare();
+            Role::Spare
+        };
+        self.spawn(role, start);
+        if let Some(slot) = self.workers.last_mut() {
+            slot.background = true;
+        }
+    }
+
+    /// A job has come in: a background worker still loading gives way (a
+    /// starting worker cannot be paused, and it would take the cores the job
+    /// needs); it is started again once the runtime is idle.
+    fn give_way(&mut self) {
+        let loading: Vec<(WorkerId, Role)> = self
+            .workers
+            .iter()
+            .filter(|slot| {
+                slot.background && slot.role != Role::Active && slot.stage != Stage::Ready
+            })
+            .map(|slot| (slot.id, slot.role))
+            .collect();
+        for (worker, role) in loading {
+            if role == Role::Maker {
+                self.snapshot_attempted = false;
+            }
+            self.retire(worker);
         }
     }
 
     /// The snapshot maker is done (`failure` says why it stored nothing): it
-    /// is terminated, and the spare it held back starts.
+    /// is terminated, and the spare it held back may start.
     fn maker_finished(&mut self, failure: Option<String>) {
         if let Some(message) = failure {
             // Not an error of the app: later starts simply start from scratch.
@@ -976,7 +1039,6 @@ impl Supervisor {
         if let Some(worker) = self.find(Role::Maker) {
             self.retire(worker);
         }
-        self.ensure_spare();
     }
 }
 
