@@ -1206,7 +1206,7 @@ def _awaits(compiled) -> bool:
 class _Request:
     """A ``RunRequest`` (src/protocol.rs), read from its JSON."""
 
-    __slots__ = ("code", "session", "limits", "files", "figure_format")
+    __slots__ = ("code", "session", "limits", "files", "figure_format", "fresh")
 
     def __init__(self, request_json: str):
         request = json.loads(request_json)
@@ -1215,6 +1215,7 @@ class _Request:
         self.limits = request["limits"]
         self.files = request.get("files", [])
         self.figure_format = request.get("figure_format", "png")
+        self.fresh = request.get("fresh", False)
 
 
 class _Redirection:
@@ -1326,14 +1327,16 @@ class _Job:
         self.filename = f"<run-{_run_counter}>"
         code = request.code
         linecache.cache[self.filename] = (len(code), None, _lines(code), self.filename)
-        self.session = _session(request.session)
+        # A fresh run gets a session of its own, dropped when it ends.
+        self.session_name = f"{request.session}.fresh-{_run_counter}" if request.fresh else request.session
+        self.session = _session(self.session_name)
         self.namespace = self.session.module.__dict__
         self.outcome = _Outcome()
         self.capture = _Capture(request.limits["output_bytes"], emit, eager_output)
         self.displays = _Displays(request.limits["display_bytes"], request.figure_format)
         self._stopped = False
         self.before = None
-        self.directory = _session_dir(request.session)
+        self.directory = _session_dir(self.session_name)
         _enter(self.directory)
         self.switch = _SessionSwitch(self.session)
         self.redirection = _Redirection(self.capture, self.displays)
@@ -1469,6 +1472,8 @@ class _Job:
         # Until the next run's code starts, no interrupt reaches anything (a
         # repeat that comes after the result, say, or code the event loop runs).
         _interrupted = True
+        if self.request.fresh:
+            clear_session(self.session_name)
         return text
 
     def _result(self) -> str:

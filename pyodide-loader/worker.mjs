@@ -47,7 +47,6 @@ import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from ".
  *   run(requestJson: string, emit: (stream: string, text: string) => void, eager: boolean, failuresJson: string): string | PromiseLike<string> & { destroy(): void },
  *   read_file(session: string, path: string): string,
  *   check(code: string): string,
- *   clear_session(session: string): void,
  * }} Runner
  */
 
@@ -198,9 +197,6 @@ function onHostMessage(message) {
   switch (kind) {
     case "run":
       job(() => run(body.id, body.request));
-      break;
-    case "clear_session":
-      job(() => clearSession(body.id, body.session));
       break;
     case "query":
       job(() => answer(body.id, body.query));
@@ -722,11 +718,3 @@ function pythonMessage(error) {
   return String(message ?? error);
 }
 
-/**
- * @param {number} id
- * @param {string} session
- */
-async function clearSession(id, session) {
-  runner.clear_session(session);
-  post("session_cleared", { id });
-}

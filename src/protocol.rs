@@ -77,6 +77,12 @@ pub struct RunRequest {
     pub figure_format: FigureFormat,
     /// Output caps.
     pub limits: OutputLimits,
+    /// Run in a namespace and working directory of its own, dropped when the
+    /// run ends: it sees nothing of the session's earlier runs and leaves
+    /// nothing behind (no variables, no files, nothing to replay). For
+    /// independent programs graded one by one (a benchmark's, say).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fresh: bool,
 }
 
 impl RunRequest {
@@ -90,7 +96,14 @@ impl RunRequest {
             packages: Vec::new(),
             figure_format: FigureFormat::default(),
             limits: OutputLimits::default(),
+            fresh: false,
         }
+    }
+
+    /// The same request, run in a fresh namespace that is dropped afterwards.
+    pub fn in_fresh_namespace(mut self) -> Self {
+        self.fresh = true;
+        self
     }
 
     /// The same request, with `files` put in the working directory first.
@@ -584,13 +597,6 @@ pub enum HostMessage {
         /// The question.
         query: Query,
     },
-    /// Empty a session's globals (or forget the session); answered by `session_cleared`.
-    ClearSession {
-        /// Id echoed in the answer.
-        id: RunId,
-        /// The session.
-        session: String,
-    },
 }
 
 /// A question for Python that changes no session.
@@ -803,11 +809,6 @@ pub enum WorkerMessage {
         answer: Option<Answer>,
         /// Why not, otherwise.
         error: Option<String>,
-    },
-    /// A session was cleared.
-    SessionCleared {
-        /// The `clear_session` message's id.
-        id: RunId,
     },
     /// A run finished.
     Done {

@@ -19,12 +19,28 @@ extern "C" {
     /// The page's `crossOriginIsolated`: shared memory exists only when it is true (COOP/COEP).
     #[wasm_bindgen(thread_local_v2, js_name = crossOriginIsolated)]
     static CROSS_ORIGIN_ISOLATED: JsValue;
+
+    /// Logical processors (`navigator.hardwareConcurrency`).
+    #[wasm_bindgen(thread_local_v2, js_namespace = navigator, js_name = hardwareConcurrency)]
+    static CORES: JsValue;
+
+    /// Memory in GiB, rounded (`navigator.deviceMemory`, Chromium's only).
+    #[wasm_bindgen(thread_local_v2, js_namespace = navigator, js_name = deviceMemory)]
+    static DEVICE_MEMORY: JsValue;
 }
 
 /// Whether workers get an interrupt buffer: shared memory exists only when
 /// the page is cross-origin isolated.
 pub(super) fn interrupts_available() -> bool {
     CROSS_ORIGIN_ISOLATED.with(|value| value.as_bool() == Some(true))
+}
+
+/// The device's logical processors and memory in GiB, where the browser says.
+pub(super) fn device() -> (Option<f64>, Option<f64>) {
+    (
+        CORES.with(JsValue::as_f64),
+        DEVICE_MEMORY.with(JsValue::as_f64),
+    )
 }
 
 /// A spawned worker, its event listeners (removed when dropped), and its
@@ -44,17 +60,18 @@ pub struct PythonWorker {
 }
 
 impl PythonWorker {
-    /// Spawns the module worker, or adopts the one index.html created as the
-    /// page started. It starts Python as its script runs (the snapshot maker,
-    /// `make_snapshot`, at init), but takes no code before
-    /// [`PythonWorker::init`]. `on_message` gets each message's data;
-    /// `on_error` gets a description when the worker dies.
+    /// Spawns the module worker, or (`early`) adopts the one index.html
+    /// created as the page started, when there is one. It starts Python as
+    /// its script runs (the snapshot maker, `make_snapshot`, at init), but
+    /// takes no code before [`PythonWorker::init`]. `on_message` gets each
+    /// message's data; `on_error` gets a description when the worker dies.
     pub fn spawn(
+        early: bool,
         make_snapshot: bool,
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
-        let early = (!make_snapshot).then(take_early_worker).flatten();
+        let early = early.then(take_early_worker).flatten();
         let worker = match early {
             Some(worker) => worker,
             None => {

@@ -85,18 +85,6 @@ export type HostMessage =
          */
         query: Query;
       };
-    }
-  | {
-      clear_session: {
-        /**
-         * Id echoed in the answer.
-         */
-        id: number;
-        /**
-         * The session.
-         */
-        session: string;
-      };
     };
 /**
  * A 4-byte SharedArrayBuffer, passed by postMessage as itself.
@@ -260,14 +248,6 @@ export type WorkerMessage =
         error?: string | null;
         /**
          * The `query` message's id.
-         */
-        id: number;
-      };
-    }
-  | {
-      session_cleared: {
-        /**
-         * The `clear_session` message's id.
          */
         id: number;
       };
@@ -745,6 +725,13 @@ export interface RunRequest {
    * directory) before the code runs.
    */
   files?: InputFile[];
+  /**
+   * Run in a namespace and working directory of its own, dropped when the
+   * run ends: it sees nothing of the session's earlier runs and leaves
+   * nothing behind (no variables, no files, nothing to replay). For
+   * independent programs graded one by one (a benchmark's, say).
+   */
+  fresh?: boolean;
   /**
    * Output caps.
    */
