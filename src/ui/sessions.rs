@@ -80,10 +80,9 @@ pub fn SessionBar(
                         key=|name| name.clone()
                         children=move |name| {
                             let value = name.clone();
-                            let label = name.clone();
                             view! {
                                 <option value=value.clone() selected=move || session.get() == value>
-                                    {move || option_label(&label, phase_of(&label).as_ref())}
+                                    {name}
                                 </option>
                             }
                         }
@@ -145,15 +144,6 @@ pub fn SessionBar(
                 {move || notice.get()}
             </span>
         </section>
-    }
-}
-
-/// A session's name in the picker, with what it is doing when it has a worker.
-fn option_label(name: &str, state: Option<&SessionState>) -> String {
-    match state.map(|state| state.phase) {
-        Some(SessionPhase::Running) => format!("{name} (running)"),
-        Some(SessionPhase::Parked) => format!("{name} (parked)"),
-        _ => name.to_owned(),
     }
 }
 
@@ -231,14 +221,6 @@ mod tests {
         );
         assert!(describe(Some(&state(SessionPhase::Parked, 0))).starts_with("Parked"));
         assert!(describe(None).starts_with("Not started"));
-        assert_eq!(
-            option_label("main", Some(&state(SessionPhase::Running, 0))),
-            "main (running)"
-        );
-        assert_eq!(
-            option_label("main", Some(&state(SessionPhase::Idle, 0))),
-            "main"
-        );
     }
 
     #[test]

@@ -179,12 +179,12 @@ export async function openProfile(options = {}) {
  * `makeRun: true` serves it exactly as `make run` does (its demo page too),
  * and ignores the other options.
  *
- * @param {{ isolated?: boolean, secure?: boolean, allowOrigins?: string[], embedOrigins?: string[], root?: string, makeRun?: boolean }} [options]
+ * @param {{ isolated?: boolean, secure?: boolean, allowOrigins?: string[], embedOrigins?: string[], root?: string, makeRun?: boolean, sessions?: object }} [options]
  */
-export async function startApp({ isolated = true, secure = true, allowOrigins, embedOrigins, root = DIST, makeRun = false } = {}) {
+export async function startApp({ isolated = true, secure = true, allowOrigins, embedOrigins, root = DIST, makeRun = false, sessions } = {}) {
   assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
   const served = makeRun ? await serveMakeRun({ root, port: 0 }) : null;
-  const server = served?.server ?? (await serve({ root, isolated, secure, allowOrigins, embedOrigins }));
+  const server = served?.server ?? (await serve({ root, isolated, secure, allowOrigins, embedOrigins, sessions }));
   const browser = await launchChromium();
   const profiles = [];
   return {
