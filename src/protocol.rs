@@ -83,6 +83,11 @@ pub struct RunRequest {
     /// independent programs graded one by one (a benchmark's, say).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fresh: bool,
+    /// How large the session's interpreter memory (its wasm heap) may grow
+    /// during the run, in bytes; the deployment's limit when absent.
+    /// Allocations past it fail with `MemoryError`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit_bytes: Option<u64>,
 }
 
 impl RunRequest {
@@ -97,6 +102,7 @@ impl RunRequest {
             figure_format: FigureFormat::default(),
             limits: OutputLimits::default(),
             fresh: false,
+            memory_limit_bytes: None,
         }
     }
 
@@ -361,6 +367,8 @@ pub enum HintCode {
     Crashed,
     /// A network request was blocked by the sandbox's policy; see `blocked`.
     NetworkBlocked,
+    /// The code needed more memory than the session's limit; see `memory`.
+    MemoryLimit,
 }
 
 /// A request the browser refused under the worker's Content-Security-Policy.
@@ -489,9 +497,28 @@ pub struct RunResult {
     pub artifacts: Vec<Artifact>,
     /// Every file in the session's working directory after the run.
     pub files: Vec<FileEntry>,
-    /// Set when the worker was replaced after this run (timeout without
-    /// interrupts, crash, cancel): how the sessions' state was rebuilt.
+    /// Set when the session's state was rebuilt by replay: after this run
+    /// (its worker was replaced: a timeout without interrupts, a crash, a
+    /// cancel), or before it (the session had been parked).
     pub restored: Option<Restoration>,
+    /// How much memory the session's interpreter had when the run ended, and
+    /// its limit; absent when the run never reached it.
+    #[serde(default)]
+    pub memory: Option<MemoryUse>,
+}
+
+/// The memory of a session's interpreter (its wasm heap, where every Python
+/// object lives), as a run left it.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryUse {
+    /// Its size in bytes: the most it has reached in the session so far, as
+    /// wasm memory grows but never shrinks.
+    pub peak_bytes: u64,
+    /// How large the run was allowed to make it, in bytes.
+    pub limit_bytes: u64,
+    /// Whether the run asked for more than that (and the allocation failed).
+    pub limit_reached: bool,
 }
 
 impl RunResult {
@@ -800,6 +827,9 @@ pub enum WorkerMessage {
         id: RunId,
         /// What went wrong.
         message: String,
+        /// The interpreter's memory when it failed, when it could be read.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        memory: Option<MemoryUse>,
     },
     /// A query was answered (or could not be).
     Answer {
@@ -823,7 +853,7 @@ pub enum WorkerMessage {
 
 // How the browser reads run results and check reports: field by field
 // (crate::js::reader), with these lists of their fields on the wire.
-crate::js::reader::read_by_serde!(RunStatus, StreamName, HintCode, Availability);
+crate::js::reader::read_by_serde!(RunStatus, StreamName, HintCode, Availability, MemoryUse);
 
 crate::js::reader::read_fields! {
     RunResult {
@@ -841,6 +871,7 @@ crate::js::reader::read_fields! {
         artifacts: "artifacts",
         files: "files",
         restored: "restored",
+        memory: "memory",
     }
     OutputChunk { stream: "stream", text: "text" }
     LastValue { repr: "repr", json: "json", truncated: "truncated", repr_error: "repr_error" }

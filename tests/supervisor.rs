@@ -4,8 +4,8 @@
 //! through its events and checked by the effects it decides.
 
 use sandpit::protocol::{
-    Answer, CheckReport, HostMessage, InputFile, OutputChunk, OutputLimits, Query, RunId,
-    RunRequest, RunResult, RunStatus, SnapshotUse, StreamName, WorkerMessage,
+    Answer, CheckReport, HintCode, HostMessage, InputFile, MemoryUse, OutputChunk, OutputLimits,
+    Query, RunId, RunRequest, RunResult, RunStatus, SnapshotUse, StreamName, WorkerMessage,
 };
 use sandpit::runtime::outcome::{stopped, StopReason};
 use sandpit::runtime::pool::{PoolLimits, DEFAULT_MEMORY_BYTES};
@@ -801,6 +801,7 @@ fn a_run_failing_in_the_interpreter_restarts_like_a_crash() {
     let failed = WorkerMessage::RunFailed {
         id,
         message: "memory access out of bounds".into(),
+        memory: None,
     };
     let effects = page.on(message(active, failed));
     assert_eq!(terminated(&effects), vec![active]);
@@ -1340,4 +1341,54 @@ fn the_deployments_limits_apply_to_later_decisions() {
     let (_, effects) = page.run_in("c", "while True: pass");
     only_spawn(&effects, Start::Python);
     assert!(terminated(&effects).is_empty(), "room for three");
+}
+
+// Memory.
+
+#[test]
+fn runs_get_the_deployments_memory_limit_unless_they_set_their_own() {
+    let (mut page, first) = Page::ready(true);
+    page.on(Event::Limits(PoolLimits {
+        workers: 2,
+        memory_bytes: 512 << 20,
+    }));
+    let limit_posted = |effects: &[Effect]| {
+        pick(effects, |effect| match effect {
+            Effect::Post(_, HostMessage::Run { request, .. }) => Some(request.memory_limit_bytes),
+            _ => None,
+        })
+    };
+    let (id, effects) = page.run("1");
+    assert_eq!(limit_posted(&effects), vec![Some(512 << 20)]);
+    page.on(done(first, id, RunStatus::Ok));
+    let mut request = RunRequest::new("2");
+    request.memory_limit_bytes = Some(128 << 20);
+    let (_, effects) = page.submit(Call::Run(request));
+    assert_eq!(limit_posted(&effects), vec![Some(128 << 20)]);
+}
+
+#[test]
+fn an_interpreter_that_dies_at_its_memory_limit_is_a_crash_that_says_so_and_the_session_comes_back()
+{
+    let (mut page, active, spare) = Page::main_and_ready_spare(true);
+    page.succeed(active, "x = 1");
+    let (id, _) = page.run("grow()");
+    let failed = WorkerMessage::RunFailed {
+        id,
+        message: "Aborted(OOM)".into(),
+        memory: Some(MemoryUse {
+            peak_bytes: 1 << 30,
+            limit_bytes: 1 << 30,
+            limit_reached: true,
+        }),
+    };
+    let effects = page.on(message(active, failed));
+    assert_eq!(terminated(&effects), vec![active]);
+    let replay = replay_posted(&effects, spare, "x = 1");
+    let effects = page.on(done(spare, replay, RunStatus::Ok));
+    let result = result_of(&effects, id);
+    assert_eq!(result.status, RunStatus::Crashed);
+    let error = result.error.expect("an error");
+    assert_eq!(error.hint.map(|h| h.code), Some(HintCode::MemoryLimit));
+    assert_eq!(result.restored.map(|r| r.replayed), Some(1));
 }

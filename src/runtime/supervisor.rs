@@ -656,9 +656,19 @@ impl Supervisor {
                 }
                 self.notify(id, RunEvent::Output(chunk));
             }
-            WorkerMessage::RunFailed { id, message } => {
+            WorkerMessage::RunFailed {
+                id,
+                message,
+                memory,
+            } => {
                 if self.in_flight(name) == Some(id) {
-                    self.restart(name, StopReason::Crashed(message));
+                    let reason = match memory {
+                        Some(memory) if memory.limit_reached => {
+                            StopReason::MemoryLimit(memory.limit_bytes, message)
+                        }
+                        _ => StopReason::Crashed(message),
+                    };
+                    self.restart(name, reason);
                 }
             }
             WorkerMessage::Answer { id, answer, error } => {
@@ -729,7 +739,7 @@ impl Supervisor {
             }
             let mut result = match (&run.stop, result.status) {
                 (Some(reason), RunStatus::Cancelled) => outcome::interrupted(result, reason),
-                _ => outcome::with_network_hint(result),
+                _ => outcome::with_memory_hint(outcome::with_network_hint(result)),
             };
             // The worker sent stdout and stderr empty: they are `output`, joined.
             result.share_output();
@@ -769,10 +779,15 @@ impl Supervisor {
                 return;
             };
             match session.scheduler.dispatch() {
-                Some(Dispatch::Post(message)) => {
+                Some(Dispatch::Post(mut message)) => {
                     let Some(worker) = session.worker else {
                         return;
                     };
+                    if let HostMessage::Run { request, .. } = &mut message {
+                        request
+                            .memory_limit_bytes
+                            .get_or_insert(self.limits.memory_bytes);
+                    }
                     let run = match &message {
                         HostMessage::Run { id, .. } => Some(*id),
                         _ => None,
@@ -1091,7 +1106,9 @@ impl Supervisor {
         let reason_text = match &reason {
             StopReason::Timeout(_) => "timed out while being replayed".to_owned(),
             StopReason::Cancelled => "cancelled while being replayed".to_owned(),
-            StopReason::Crashed(detail) => format!("crashed while being replayed: {detail}"),
+            StopReason::Crashed(detail) | StopReason::MemoryLimit(_, detail) => {
+                format!("crashed while being replayed: {detail}")
+            }
         };
         if let Some(id) = self.in_flight(name) {
             if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {

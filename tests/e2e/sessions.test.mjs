@@ -4,7 +4,7 @@
 // interpreter-wide settings); sessions run at the same time; a crash in one
 // leaves the others running; past the pool's cap the least recently used
 // idle session is parked and its next run restores it by replay, files
-// included.
+// included; and each session's interpreter has a memory limit.
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
 
@@ -12,6 +12,9 @@ import { startApp } from "./harness.mjs";
 
 /** What Pyodide logs when its interpreter dies: expected in the crash test only. */
 const PYODIDE_CRASH_LOGS = [/Aborted\(\)/, /Pyodide has suffered a fatal error/, /The cause of the fatal error was/, /RuntimeError: unreachable/];
+
+/** The deployment's memory limit per session in these tests, in MiB. */
+const MEMORY_LIMIT_MB = 128;
 
 /** A marker no code of the probing session contains: it is built from parts at run time. */
 const SECRET = "alice-secret-7f3a";
@@ -67,7 +70,7 @@ describe("sessions as boundaries", () => {
 
   before(async () => {
     // Two workers at most, whatever the machine: parking is then certain.
-    app = await startApp({ sessions: { max_workers: 2 } });
+    app = await startApp({ sessions: { max_workers: 2, memory_limit_mb: MEMORY_LIMIT_MB } });
     sandpit = await (await app.newPage()).open();
     await sandpit.waitReady();
     await sandpit.setTimeoutSeconds(30);
@@ -163,5 +166,30 @@ describe("sessions as boundaries", () => {
     assert.ok(back.json.restored?.replayed >= 1, JSON.stringify(back.json.restored));
     assert.match(back.restored ?? "", /replay/);
     assert.equal(await phase(), "idle");
+  });
+
+  test("allocating past the session's memory limit is a MemoryError; that session and the others go on", async () => {
+    await sandpit.newSession("hog");
+    const hog = await sandpit.run("blocks = []\nwhile True:\n    blocks.append(bytearray(1 << 20))");
+    assert.equal(hog.phase, "error");
+    assert.equal(hog.errorType, "MemoryError");
+    assert.equal(hog.hint, "memory_limit");
+    const limit = MEMORY_LIMIT_MB << 20;
+    assert.deepEqual(
+      [hog.json.memory.limit_bytes, hog.json.memory.limit_reached],
+      [limit, true],
+      JSON.stringify(hog.json.memory),
+    );
+    assert.ok(hog.json.memory.peak_bytes <= limit, "the heap stopped at the limit");
+    assert.ok(hog.json.memory.peak_bytes > limit / 2, JSON.stringify(hog.json.memory));
+    // The session goes on, what it allocated still there.
+    const after = await sandpit.run("len(blocks) > 32, sum(range(10))");
+    assert.equal(after.value, "(True, 45)");
+    assert.equal(after.json.memory.limit_reached, false);
+    // And so does another session, with its own heap.
+    await sandpit.newSession("light");
+    const light = await sandpit.run("len(bytearray(8 << 20))");
+    assert.equal(light.value, String(8 << 20));
+    assert.ok(light.json.memory.peak_bytes < hog.json.memory.peak_bytes, "its own, smaller heap");
   });
 });

@@ -13,7 +13,8 @@ export type HintCode =
   | "timed_out"
   | "cancelled"
   | "crashed"
-  | "network_blocked";
+  | "network_blocked"
+  | "memory_limit";
 /**
  * Which standard stream a piece of output came from.
  */
@@ -231,6 +232,10 @@ export type WorkerMessage =
          */
         id: number;
         /**
+         * The interpreter's memory when it failed, when it could be read.
+         */
+        memory?: MemoryUse | null;
+        /**
          * What went wrong.
          */
         message: string;
@@ -298,6 +303,12 @@ export interface RunPythonArgs {
    */
   files?: ToolFile[];
   /**
+   * How large the session's interpreter memory may grow during the run,
+   * in MiB (64 to 4096); allocations past it fail with MemoryError.
+   * Default: the deployment's (1024 unless it says otherwise).
+   */
+  memory_limit_mb?: number | null;
+  /**
    * Packages to load before running, besides those the imports name
    * (e.g. "scikit-learn").
    */
@@ -364,12 +375,18 @@ export interface RunResult {
    */
   files: FileEntry[];
   /**
+   * How much memory the session's interpreter had when the run ended, and
+   * its limit; absent when the run never reached it.
+   */
+  memory?: MemoryUse | null;
+  /**
    * stdout and stderr interleaved in the order written.
    */
   output: OutputChunk[];
   /**
-   * Set when the worker was replaced after this run (timeout without
-   * interrupts, crash, cancel): how the sessions' state was rebuilt.
+   * Set when the session's state was rebuilt by replay: after this run
+   * (its worker was replaced: a timeout without interrupts, a crash, a
+   * cancel), or before it (the session had been parked).
    */
   restored?: Restoration | null;
   /**
@@ -537,6 +554,25 @@ export interface FileEntry {
    * Size in bytes.
    */
   size: number;
+}
+/**
+ * The memory of a session's interpreter (its wasm heap, where every Python
+ * object lives), as a run left it.
+ */
+export interface MemoryUse {
+  /**
+   * How large the run was allowed to make it, in bytes.
+   */
+  limit_bytes: number;
+  /**
+   * Whether the run asked for more than that (and the allocation failed).
+   */
+  limit_reached: boolean;
+  /**
+   * Its size in bytes: the most it has reached in the session so far, as
+   * wasm memory grows but never shrinks.
+   */
+  peak_bytes: number;
 }
 /**
  * One write to stdout or stderr, kept in the order it happened.
@@ -736,6 +772,12 @@ export interface RunRequest {
    * Output caps.
    */
   limits: OutputLimits;
+  /**
+   * How large the session's interpreter memory (its wasm heap) may grow
+   * during the run, in bytes; the deployment's limit when absent.
+   * Allocations past it fail with `MemoryError`.
+   */
+  memory_limit_bytes?: number | null;
   /**
    * Packages to load before the code runs, besides those its imports name.
    */
