@@ -39,6 +39,11 @@ shared_names! {
     /// runner are found beside it, and it is the one file served with its own CSP.
     pub const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
 
+    /// The clock worker's script, relative to the app's root: it keeps the
+    /// runtime's timers, which run on time in a hidden tab where the page's
+    /// own are throttled.
+    pub const CLOCK_PATH: &str = "pyodide-loader/clock.mjs";
+
     /// The global under which index.html's inline script leaves the worker it
     /// created as the page started, for the app to adopt.
     pub const EARLY_WORKER_GLOBAL: &str = "sandpitWorker";

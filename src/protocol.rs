@@ -851,6 +851,38 @@ pub enum WorkerMessage {
     },
 }
 
+/// Messages from the page to the clock worker (`pyodide-loader/clock.mjs`),
+/// which keeps the runtime's timers: a dedicated worker's timers run on time
+/// in a hidden tab, where Chromium wakes the page's once a second, and
+/// chains of them once a minute after five minutes hidden.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClockCommand {
+    /// Say `fired` with this id after `ms` milliseconds.
+    Start {
+        /// The timer; a new one for every start.
+        id: u32,
+        /// Milliseconds.
+        ms: u32,
+    },
+    /// Forget timer `id`: it says nothing.
+    Cancel {
+        /// The timer.
+        id: u32,
+    },
+}
+
+/// Messages from the clock worker.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClockMessage {
+    /// Timer `id`'s time has come.
+    Fired {
+        /// The timer.
+        id: u32,
+    },
+}
+
 // How the browser reads run results and check reports: field by field
 // (crate::js::reader), with these lists of their fields on the wire.
 crate::js::reader::read_by_serde!(RunStatus, StreamName, HintCode, Availability, MemoryUse);
@@ -921,6 +953,8 @@ pub fn schema() -> serde_json::Value {
     struct Protocol {
         host: HostMessage,
         worker: WorkerMessage,
+        to_clock: ClockCommand,
+        from_clock: ClockMessage,
     }
     serde_json::to_value(schemars::schema_for!(Protocol))
         .expect("a generated JSON Schema is always serialisable")

@@ -8,16 +8,16 @@ use std::future::Future;
 use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
-use gloo_timers::callback::Timeout;
 use leptos::logging::{error as console_error, warn as console_warn};
 
+use super::clock::Clock;
 use super::message::decode;
 use super::pool::{PoolLimits, SessionsConfig};
 use super::supervisor::{
     Call, Effect, Event, Log, Outcome, Reply, RunEvent, RuntimeError, RuntimeStatus, SessionState,
-    Start, Supervisor, Timer, WorkerId,
+    Start, Supervisor, WorkerId,
 };
-use super::worker::{device, interrupts_available, PythonWorker, WORKER_PATH};
+use super::worker::{device, guard, interrupts_available, PythonWorker};
 use crate::names::CONFIG_FILE;
 use crate::protocol::{Answer, CheckReport, InputFile, Query, RunId, RunRequest};
 
@@ -66,7 +66,7 @@ struct Inner {
     supervisor: RefCell<Supervisor>,
     /// A handful, so a list.
     workers: RefCell<Vec<(WorkerId, PythonWorker)>>,
-    timers: RefCell<HashMap<Timer, Timeout>>,
+    clock: Clock,
     callers: RefCell<HashMap<RunId, Caller>>,
     on_status: Box<dyn Fn(RuntimeStatus)>,
     on_sessions: Box<dyn Fn(Vec<SessionState>)>,
@@ -92,7 +92,14 @@ impl Runtime {
             this: this.clone(),
             supervisor: RefCell::new(supervisor),
             workers: RefCell::new(Vec::new()),
-            timers: RefCell::new(HashMap::new()),
+            clock: {
+                let this = this.clone();
+                Clock::new(move |timer| {
+                    if let Some(inner) = this.upgrade() {
+                        inner.handle(Event::Tick(timer));
+                    }
+                })
+            },
             callers: RefCell::new(HashMap::new()),
             on_status: Box::new(on_status),
             on_sessions: Box::new(on_sessions),
@@ -106,7 +113,12 @@ impl Runtime {
         } else {
             let weak = Rc::downgrade(&inner);
             leptos::task::spawn_local(async move {
-                let guarded = guard(&weak).await;
+                let securing = || {
+                    if let Some(inner) = weak.upgrade() {
+                        inner.handle(Event::Securing);
+                    }
+                };
+                let guarded = guard(securing).await;
                 if let Some(inner) = weak.upgrade() {
                     inner.handle(Event::Guarded(guarded));
                 }
@@ -293,22 +305,8 @@ impl Inner {
                     w.nudge();
                 }
             }
-            Effect::StartTimer(timer, ms) => {
-                let this = self.this.clone();
-                // Browsers fire at once past i32::MAX ms: cap it there instead.
-                let ms = ms.min(i32::MAX.unsigned_abs());
-                let timeout = Timeout::new(ms, move || {
-                    if let Some(inner) = this.upgrade() {
-                        inner.timers.borrow_mut().remove(&timer);
-                        inner.handle(Event::Tick(timer));
-                    }
-                });
-                // Replacing the running one cancels it.
-                self.timers.borrow_mut().insert(timer, timeout);
-            }
-            Effect::CancelTimer(timer) => {
-                self.timers.borrow_mut().remove(&timer);
-            }
+            Effect::StartTimer(timer, ms) => self.clock.start(timer, ms),
+            Effect::CancelTimer(timer) => self.clock.cancel(timer),
             Effect::Notify(id, event) => {
                 let on_event = match self.callers.borrow().get(&id) {
                     Some(Caller::Run { on_event, .. }) => Some(on_event.clone()),
@@ -383,27 +381,6 @@ async fn deployment_limits(device: PoolLimits) -> Result<PoolLimits, String> {
     }
     let config: Config = crate::js::fetch::json(CONFIG_FILE).await?;
     device.with_config(&config.sessions)
-}
-
-/// Resolves when the worker's script will run under its own CSP: at once
-/// where the host sends it (true), else once the service worker (which adds
-/// it) controls the page (false: a worker created before then is unguarded).
-/// No code reaches Python without it.
-async fn guard(weak: &Weak<Inner>) -> Result<bool, RuntimeError> {
-    let unguarded = |e: crate::pwa::PwaError| RuntimeError::Unavailable(e.to_string());
-    if !crate::pwa::worker_needs_service_worker(WORKER_PATH)
-        .await
-        .map_err(unguarded)?
-    {
-        return Ok(true);
-    }
-    if let Some(inner) = weak.upgrade() {
-        inner.handle(Event::Securing);
-    }
-    crate::pwa::wait_for_service_worker(WORKER_PATH)
-        .await
-        .map_err(unguarded)?;
-    Ok(false)
 }
 
 /// A worker that answered a query with another query's kind of answer.

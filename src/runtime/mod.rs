@@ -2,6 +2,7 @@
 //! supervisor that decides for it with its scheduler.
 
 mod client;
+mod clock;
 pub mod events;
 mod message;
 pub mod outcome;

@@ -1,4 +1,5 @@
-//! One Pyodide worker: the only code that touches `web_sys::Worker`.
+//! One Pyodide worker: the only code that touches a Python worker's
+//! `web_sys::Worker` (the clock's is in `clock.rs`).
 
 use gloo_events::{EventListener, EventListenerOptions};
 use js_sys::{Atomics, Int32Array, SharedArrayBuffer};
@@ -10,8 +11,9 @@ use web_sys::{
 };
 
 use super::supervisor::RuntimeError;
-pub(super) use crate::names::WORKER_PATH;
-use crate::names::{EARLY_WORKER_GLOBAL, INTERRUPT_SIGNAL, NUDGE_SIGNAL, SNAPSHOT_MAKER_NAME};
+use crate::names::{
+    EARLY_WORKER_GLOBAL, INTERRUPT_SIGNAL, NUDGE_SIGNAL, SNAPSHOT_MAKER_NAME, WORKER_PATH,
+};
 use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
 #[wasm_bindgen]
@@ -171,6 +173,25 @@ fn take_early_worker() -> Option<Worker> {
     let found = js_sys::Reflect::get(&window, &key).ok()?;
     js_sys::Reflect::delete_property(&window, &key).ok()?;
     found.dyn_into::<Worker>().ok()
+}
+
+/// Resolves when the worker's script will run under its own CSP: at once
+/// where the host sends it (true), else once the service worker (which adds
+/// it) controls the page (false: a worker created before then is unguarded;
+/// `securing` hears that the wait begins). No code reaches Python without it.
+pub(super) async fn guard(securing: impl FnOnce()) -> Result<bool, RuntimeError> {
+    let unguarded = |e: crate::pwa::PwaError| RuntimeError::Unavailable(e.to_string());
+    if !crate::pwa::worker_needs_service_worker(WORKER_PATH)
+        .await
+        .map_err(unguarded)?
+    {
+        return Ok(true);
+    }
+    securing();
+    crate::pwa::wait_for_service_worker(WORKER_PATH)
+        .await
+        .map_err(unguarded)?;
+    Ok(false)
 }
 
 fn js_error(value: &JsValue) -> RuntimeError {

@@ -7,6 +7,13 @@
 export const WORKER_PATH = "pyodide-loader/worker.mjs";
 
 /**
+ * The clock worker's script, relative to the app's root: it keeps the
+ * runtime's timers, which run on time in a hidden tab where the page's
+ * own are throttled.
+ */
+export const CLOCK_PATH = "pyodide-loader/clock.mjs";
+
+/**
  * The global under which index.html's inline script leaves the worker it
  * created as the page started, for the app to adopt.
  */

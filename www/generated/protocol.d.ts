@@ -48,6 +48,44 @@ export type Answer =
       };
     };
 /**
+ * Messages from the page to the clock worker (`pyodide-loader/clock.mjs`),
+ * which keeps the runtime's timers: a dedicated worker's timers run on time
+ * in a hidden tab, where Chromium wakes the page's once a second, and
+ * chains of them once a minute after five minutes hidden.
+ */
+export type ClockCommand =
+  | {
+      start: {
+        /**
+         * The timer; a new one for every start.
+         */
+        id: number;
+        /**
+         * Milliseconds.
+         */
+        ms: number;
+      };
+    }
+  | {
+      cancel: {
+        /**
+         * The timer.
+         */
+        id: number;
+      };
+    };
+/**
+ * Messages from the clock worker.
+ */
+export type ClockMessage = {
+  fired: {
+    /**
+     * The timer.
+     */
+    id: number;
+  };
+};
+/**
  * Image format for captured matplotlib figures.
  */
 export type FigureFormat = "png" | "svg";
