@@ -37,8 +37,11 @@ export function watchSandpit() {
   window.Worker = class extends NativeWorker {
     /** @param {ConstructorParameters<typeof Worker>} args */
     constructor(...args) {
-      spy.firstWorkerAt ??= performance.now();
+      // The clock worker (pyodide-loader/clock.mjs) keeps timers: it loads no Python.
+      const python = !String(args[0]).endsWith("pyodide-loader/clock.mjs");
+      if (python) spy.firstWorkerAt ??= performance.now();
       super(...args);
+      if (!python) return;
       spy.started += 1;
       note("worker started");
     }

@@ -1484,7 +1484,9 @@ class _Job:
             else _artifacts(self.before, after, self.request.limits["artifact_bytes"])
         )
         outcome, capture, displays = self.outcome, self.capture, self.displays
-        return json.dumps(_run_result(outcome, capture, displays, self.duration_ms, artifacts, after))
+        # A fresh run's directory is dropped: it leaves no file in the session.
+        left = {} if self.request.fresh else after
+        return json.dumps(_run_result(outcome, capture, displays, self.duration_ms, artifacts, left))
 
 
 def run(request_json: str, emit, eager_output: bool = False, failures_json: str = "{}"):

@@ -127,6 +127,14 @@ shared_names! {
     /// notifications: the result holds all of the output anyway.
     pub const STREAM_OUTPUT_META: &str = "sandpit/streamOutput";
 
+    /// The key in a `run_python` call's `_meta` that runs the code in a fresh
+    /// namespace of its own, dropped afterwards (`runMany` in sandpit-client.js).
+    pub const FRESH_RUN_META: &str = "sandpit/freshNamespace";
+
+    /// The experimental capability, in the widget's `initialize` result, that
+    /// says how many sessions it runs at once (`{"maxWorkers": n}`).
+    pub const POOL_CAPABILITY: &str = "sandpit/pool";
+
     /// The URI of a file in a session's working directory (RFC 6570; both
     /// parts percent-encoded), as `resources/read` takes it.
     pub const FILE_URI_TEMPLATE: &str = "sandpit://sessions/{session}/files/{path}";

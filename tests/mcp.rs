@@ -370,3 +370,40 @@ fn resources_list_shows_the_files_each_session_had_after_its_last_run() {
         "sandpit://sessions/s/files/a.csv"
     );
 }
+
+#[test]
+fn a_run_can_ask_for_a_fresh_namespace_and_initialize_says_how_many_sessions_run_at_once() {
+    let call = |meta: Value| {
+        let reply = Server::new().handle(&Json::from(json!({"jsonrpc": "2.0", "id": 3,
+            "method": "tools/call", "params": {"name": "run_python",
+            "arguments": {"code": "1", "session": "lane-1"}, "_meta": meta}})));
+        match reply {
+            Reply::Call {
+                call: ToolCall::RunPython(request),
+                ..
+            } => request.fresh,
+            other => panic!("expected a run, got {other:?}"),
+        }
+    };
+    assert!(call(json!({"sandpit/freshNamespace": true})));
+    assert!(
+        !call(json!({"sandpit/freshNamespace": "yes"})),
+        "only true asks"
+    );
+    assert!(!call(json!({})));
+
+    let init = json!({"protocolVersion": "2025-11-25"});
+    let told = sent(
+        Server::new()
+            .with_max_workers(3)
+            .handle(&request("initialize", init.clone())),
+    );
+    assert_eq!(
+        told["result"]["capabilities"]["experimental"],
+        json!({"sandpit/pool": {"maxWorkers": 3}})
+    );
+    let untold = sent(Server::new().handle(&request("initialize", init)));
+    assert!(untold["result"]["capabilities"]
+        .get("experimental")
+        .is_none());
+}

@@ -13,6 +13,7 @@
 import {
   DEFAULT_SESSION,
   FILE_URI_TEMPLATE,
+  FRESH_RUN_META,
   IFRAME_CHANNEL,
   IFRAME_CHECK_READY,
   IFRAME_MCP_TYPE,
@@ -20,6 +21,7 @@ import {
   IFRAME_TO_CLIENT,
   IFRAME_TO_SERVER,
   MCP_PROTOCOL_VERSIONS,
+  POOL_CAPABILITY,
   STREAM_OUTPUT_META,
   WIDGET_EVENT_TYPE,
   WIDGET_HEADLESS_PARAM,
@@ -96,6 +98,8 @@ export class Sandpit {
   /** @type {(event: MessageEvent) => void} */
   #onMessage;
   #destroyed = false;
+  /** The prefix of the sessions `runMany` uses: this client's own. */
+  #batch = `batch-${crypto.randomUUID()}`;
   /**
    * The server's `initialize` result: its name, version and protocol version.
    *
@@ -166,6 +170,57 @@ export class Sandpit {
     if (packages !== undefined) args.packages = packages;
     const result = await this.#call("run_python", args, { onStdout, onStderr, onStatus });
     return result.structuredContent ?? Promise.reject(new SandpitError(textOf(result)));
+  }
+
+  /**
+   * Runs independent programs (a benchmark's answers, say), each in a fresh
+   * namespace and working directory of its own, spread over the widget's
+   * sessions so that as many run at once as it has workers. Resolves to
+   * their results in input order; a program that raised is a result with
+   * `status: "error"`, not a rejection. The sessions it uses are this
+   * client's own, kept for its next batch (their interpreters stay warm);
+   * they hold nothing to restore, so the widget parks them first when
+   * another session needs a worker.
+   *
+   * Options: `concurrency` (programs at once; default the widget's worker
+   * count, which it says when it connects), `timeoutSeconds` (each
+   * program's), `memoryLimitMb` (each program's), and
+   * `onProgress({ done, total, index, result })` after each program.
+   *
+   * @param {string[]} programs
+   * @param {{
+   *   concurrency?: number,
+   *   timeoutSeconds?: number,
+   *   memoryLimitMb?: number,
+   *   onProgress?: (progress: { done: number, total: number, index: number, result: ToolCalls["run_python"]["result"] }) => void,
+   * }} [options]
+   * @returns {Promise<ToolCalls["run_python"]["result"][]>}
+   */
+  async runMany(programs, { concurrency, timeoutSeconds, memoryLimitMb, onProgress } = {}) {
+    const workers = this.server?.capabilities?.experimental?.[POOL_CAPABILITY]?.maxWorkers ?? 2;
+    const lanes = Math.max(1, Math.min(Math.floor(concurrency ?? workers), programs.length));
+    /** @type {ToolCalls["run_python"]["result"][]} */
+    const results = new Array(programs.length);
+    let next = 0;
+    let done = 0;
+    const lane = async (/** @type {number} */ k) => {
+      // Sessions of its own, so the programs meet nothing of the caller's sessions.
+      const session = `${this.#batch}-${k}`;
+      while (next < programs.length) {
+        const index = next++;
+        /** @type {ToolCalls["run_python"]["arguments"]} */
+        const args = { code: programs[index], session };
+        if (timeoutSeconds !== undefined) args.timeout_seconds = timeoutSeconds;
+        if (memoryLimitMb !== undefined) args.memory_limit_mb = memoryLimitMb;
+        const _meta = { [STREAM_OUTPUT_META]: false, [FRESH_RUN_META]: true };
+        const called = await this.#request("tools/call", { name: "run_python", arguments: args, _meta });
+        if (!called.structuredContent) throw new SandpitError(`program ${index}: ${textOf(called)}`);
+        results[index] = called.structuredContent;
+        onProgress?.({ done: ++done, total: programs.length, index, result: results[index] });
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, (_, k) => lane(k)));
+    return results;
   }
 
   /**

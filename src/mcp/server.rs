@@ -11,7 +11,7 @@ use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome
 use super::results;
 use crate::format::quoted;
 use crate::js::bulk::{Json, Text};
-use crate::names::{FILE_URI_TEMPLATE, MCP_PROTOCOL_VERSIONS, STREAM_OUTPUT_META};
+use crate::names::{FILE_URI_TEMPLATE, FRESH_RUN_META, MCP_PROTOCOL_VERSIONS, STREAM_OUTPUT_META};
 use crate::protocol::FileEntry;
 use crate::tools::{Tool, ToolCall, ToolError};
 
@@ -71,12 +71,21 @@ pub enum Reply {
 pub struct Server {
     /// Files each session had after its last run, for `resources/list`.
     files: BTreeMap<String, Vec<FileEntry>>,
+    /// How many sessions the runtime runs at once, told at `initialize`.
+    max_workers: Option<u32>,
 }
 
 impl Server {
     /// A server waiting for `initialize`.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same server, telling clients at `initialize` that the runtime
+    /// runs `max_workers` sessions at once.
+    pub fn with_max_workers(mut self, max_workers: u32) -> Self {
+        self.max_workers = Some(max_workers);
+        self
     }
 
     /// Decides what `message` (one JSON-RPC message) asks for.
@@ -108,7 +117,10 @@ impl Server {
 
     fn request(&mut self, id: Json, method: &str, params: &Json) -> Reply {
         let result = match method {
-            "initialize" => Json::of(&initialize(string(params, "protocolVersion"))),
+            "initialize" => Json::of(&initialize(
+                string(params, "protocolVersion"),
+                self.max_workers,
+            )),
             "ping" | "logging/setLevel" => Json::empty_object(),
             "tools/list" => Json::of(&results::Tools {
                 tools: Tool::descriptors(),
@@ -189,7 +201,7 @@ impl Server {
     }
 }
 
-fn initialize(asked: Option<String>) -> results::Initialize {
+fn initialize(asked: Option<String>, max_workers: Option<u32>) -> results::Initialize {
     let version = MCP_PROTOCOL_VERSIONS
         .into_iter()
         .find(|&known| asked.as_deref() == Some(known))
@@ -203,6 +215,9 @@ fn initialize(asked: Option<String>) -> results::Initialize {
             tools: not_changing(),
             resources: not_changing(),
             logging: Json::empty_object(),
+            experimental: max_workers.map(|max_workers| results::Experimental {
+                pool: results::Pool { max_workers },
+            }),
         },
         server_info: results::ServerInfo {
             name: "sandpit",
@@ -234,17 +249,21 @@ fn call(id: Json, params: &Json) -> Reply {
     let arguments = params.get("arguments").unwrap_or_else(Json::empty_object);
     let meta = params.get("_meta");
     let progress_token = meta.as_ref().and_then(|meta| meta.get("progressToken"));
-    let stream_output = meta
-        .and_then(|meta| meta.get(STREAM_OUTPUT_META))
-        .and_then(|stream| stream.as_bool())
-        != Some(false);
+    let flag = |key: &str| meta.as_ref().and_then(|meta| meta.get(key)?.as_bool());
+    let stream_output = flag(STREAM_OUTPUT_META) != Some(false);
+    let fresh = flag(FRESH_RUN_META) == Some(true);
     match ToolCall::parse(&name, &arguments) {
-        Ok(call) => Reply::Call {
-            id,
-            call,
-            progress_token,
-            stream_output,
-        },
+        Ok(mut call) => {
+            if let ToolCall::RunPython(request) = &mut call {
+                request.fresh |= fresh;
+            }
+            Reply::Call {
+                id,
+                call,
+                progress_token,
+                stream_output,
+            }
+        }
         Err(unknown @ ToolError::Unknown(_)) => {
             Reply::Send(error(Some(&id), INVALID_PARAMS, &unknown.to_string()))
         }

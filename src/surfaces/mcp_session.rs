@@ -64,7 +64,9 @@ impl McpSession {
     /// A session answering through `send`.
     pub fn new(host: ToolHost, send: Send) -> Self {
         Self {
-            server: Rc::new(RefCell::new(Server::new())),
+            server: Rc::new(RefCell::new(
+                Server::new().with_max_workers(host.max_workers()),
+            )),
             host,
             send,
             running: Rc::default(),

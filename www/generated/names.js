@@ -142,6 +142,18 @@ export const WIDGET_RESIZED = "resize";
 export const STREAM_OUTPUT_META = "sandpit/streamOutput";
 
 /**
+ * The key in a `run_python` call's `_meta` that runs the code in a fresh
+ * namespace of its own, dropped afterwards (`runMany` in sandpit-client.js).
+ */
+export const FRESH_RUN_META = "sandpit/freshNamespace";
+
+/**
+ * The experimental capability, in the widget's `initialize` result, that
+ * says how many sessions it runs at once (`{"maxWorkers": n}`).
+ */
+export const POOL_CAPABILITY = "sandpit/pool";
+
+/**
  * The URI of a file in a session's working directory (RFC 6570; both
  * parts percent-encoded), as `resources/read` takes it.
  */
