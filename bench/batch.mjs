@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 
 import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { POOL_CAPABILITY } from "../www/generated/names.js";
 import { withSessions } from "./session.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -45,15 +46,17 @@ export async function loadHumanEval() {
  * In the agent path's page: runs `codes` through runMany; resolves to the
  * wall time, each result's status and the time each spent in Python.
  *
- * @param {{ codes: string[], timeoutMs: number }} batch
+ * `pool` is the widget's capability that says how many workers it has.
+ *
+ * @param {{ codes: string[], timeoutMs: number, pool: string }} batch
  */
-async function runManyInPage({ codes, timeoutMs }) {
+async function runManyInPage({ codes, timeoutMs, pool }) {
   const started = performance.now();
   const results = await window.client.sandpit.runMany(codes, { timeoutSeconds: timeoutMs / 1000 });
   const ms = performance.now() - started;
   return {
     ms,
-    workers: window.client.sandpit.server.capabilities.experimental?.["sandpit/pool"]?.maxWorkers ?? null,
+    workers: window.client.sandpit.server.capabilities.experimental?.[pool]?.maxWorkers ?? null,
     statuses: results.map((/** @type {any} */ r) => r.status),
     errors: results.map((/** @type {any} */ r) => (r.error ? `${r.error.type}: ${r.error.message}` : null)),
     pythonMs: results.map((/** @type {any} */ r) => r.duration_ms),
@@ -64,7 +67,7 @@ async function runManyInPage({ codes, timeoutMs }) {
  * In the raw page: runs `codes` one after another in its worker; the same
  * shape, each program's time being its round trip.
  *
- * @param {{ codes: string[], timeoutMs: number }} batch
+ * @param {{ codes: string[], timeoutMs: number, pool: string }} batch
  */
 async function runOneByOneInPage({ codes, timeoutMs }) {
   const started = performance.now();
@@ -85,8 +88,8 @@ async function runOneByOneInPage({ codes, timeoutMs }) {
  */
 export async function measureBatch(browser, { agent, raw }, programs, passes, log) {
   const codes = programs.map((p) => p.code);
-  const batch = { codes, timeoutMs: RUN_TIMEOUT_MS };
-  const warmup = { codes: codes.slice(0, WARMUP), timeoutMs: RUN_TIMEOUT_MS };
+  const batch = { codes, timeoutMs: RUN_TIMEOUT_MS, pool: POOL_CAPABILITY };
+  const warmup = { ...batch, codes: codes.slice(0, WARMUP) };
   const measured = { agent: [], raw: [] };
   for (let pass = 1; pass <= passes; pass++) {
     await withSessions(browser, [agent, raw], async ([sandpit, baseline]) => {

@@ -19,8 +19,11 @@
  * comes back (so a round trip can be split into page and worker time),
  * keeps a handle on the app's own wasm memory, and, while a recovery is
  * traced, also when the page stops a worker (interrupt or terminate).
+ * `clockPath` is the clock worker's script (CLOCK_PATH), which loads no Python.
+ *
+ * @param {string} clockPath
  */
-export function watchSandpit() {
+export function watchSandpit(clockPath) {
   const spy = (window.__benchSandpit = {
     started: 0,
     ready: 0,
@@ -37,8 +40,8 @@ export function watchSandpit() {
   window.Worker = class extends NativeWorker {
     /** @param {ConstructorParameters<typeof Worker>} args */
     constructor(...args) {
-      // The clock worker (pyodide-loader/clock.mjs) keeps timers: it loads no Python.
-      const python = !String(args[0]).endsWith("pyodide-loader/clock.mjs");
+      // The clock worker keeps timers: it loads no Python.
+      const python = !String(args[0]).endsWith(clockPath);
       if (python) spy.firstWorkerAt ??= performance.now();
       super(...args);
       if (!python) return;

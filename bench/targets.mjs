@@ -10,6 +10,7 @@
 // reads it from its query string. The agent path is not loaded that way
 // (figures 1 to 3 and 7 are about opening the app), so it has no `loadTimes`.
 import { READY_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { CLOCK_PATH } from "../www/generated/names.js";
 import {
   firstRunOnOpen,
   installClientDriver,
@@ -47,7 +48,7 @@ export function sandpitTarget(url, name = "sandpit") {
   return {
     name,
     async prepare(context, { firstRun = null } = {}) {
-      await context.addInitScript(watchSandpit);
+      await context.addInitScript(watchSandpit, CLOCK_PATH);
       if (firstRun !== null) await context.addInitScript(firstRunOnOpen, firstRun);
     },
     url: () => url,
@@ -75,7 +76,7 @@ export function clientTarget(url, appUrl) {
   return {
     name: "sandpit-client",
     async prepare(context) {
-      await context.addInitScript(watchSandpit);
+      await context.addInitScript(watchSandpit, CLOCK_PATH);
       await context.addInitScript(reportWidgetRuns);
     },
     url: () => `${url}?app=${encodeURIComponent(appUrl)}`,

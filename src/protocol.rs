@@ -446,7 +446,7 @@ pub struct LostRun {
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Restoration {
-    /// Earlier successful runs replayed, across all sessions.
+    /// Earlier successful runs of the session replayed.
     pub replayed: u32,
     /// Runs whose replay failed: their effects are missing.
     pub lost: Vec<LostRun>,

@@ -634,7 +634,7 @@ export interface Restoration {
    */
   lost: LostRun[];
   /**
-   * Earlier successful runs replayed, across all sessions.
+   * Earlier successful runs of the session replayed.
    */
   replayed: number;
 }
