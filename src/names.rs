@@ -135,6 +135,10 @@ shared_names! {
     /// says how many sessions it runs at once (`{"maxWorkers": n}`).
     pub const POOL_CAPABILITY: &str = "sandpit/pool";
 
+    /// The resource that lists what each of the widget's sessions is doing
+    /// (JSON: `[{"name", "phase", "queued"}]`), for `sessions()` in sandpit-client.js.
+    pub const SESSIONS_URI: &str = "sandpit://sessions";
+
     /// The URI of a file in a session's working directory (RFC 6570; both
     /// parts percent-encoded), as `resources/read` takes it.
     pub const FILE_URI_TEMPLATE: &str = "sandpit://sessions/{session}/files/{path}";

@@ -407,3 +407,30 @@ fn a_run_can_ask_for_a_fresh_namespace_and_initialize_says_how_many_sessions_run
         .get("experimental")
         .is_none());
 }
+
+#[test]
+fn the_sessions_resource_says_what_each_session_is_doing() {
+    use sandpit::runtime::supervisor::{SessionPhase, SessionState};
+    let reply = Server::new().handle(&request(
+        "resources/read",
+        json!({"uri": "sandpit://sessions"}),
+    ));
+    let Reply::ReadSessions { id } = reply else {
+        panic!("expected the sessions to be read, got {reply:?}");
+    };
+    let states = [SessionState {
+        name: "chat-42".into(),
+        phase: SessionPhase::Running,
+        queued: 1,
+    }];
+    let response = value(Server::sessions_response(&id, &states));
+    let content = &response["result"]["contents"][0];
+    assert_eq!(content["uri"], "sandpit://sessions");
+    assert_eq!(content["mimeType"], "application/json");
+    let listed: Value =
+        serde_json::from_str(content["text"].as_str().expect("text")).expect("JSON");
+    assert_eq!(
+        listed,
+        json!([{"name": "chat-42", "phase": "running", "queued": 1}])
+    );
+}

@@ -22,6 +22,7 @@ import {
   IFRAME_TO_SERVER,
   MCP_PROTOCOL_VERSIONS,
   POOL_CAPABILITY,
+  SESSIONS_URI,
   STREAM_OUTPUT_META,
   WIDGET_EVENT_TYPE,
   WIDGET_HEADLESS_PARAM,
@@ -262,6 +263,19 @@ export class Sandpit {
     if (content.text !== undefined) return { mimeType: content.mimeType, text: content.text };
     const bytes = Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0));
     return { mimeType: content.mimeType, bytes };
+  }
+
+  /**
+   * What each of the widget's sessions is doing: `[{ name, phase, queued }]`,
+   * `phase` one of "idle", "running", "starting", "restoring", "waiting" (for a
+   * worker: the pool is busy) or "parked" (its worker ended to make room; its
+   * next run restores it by replay).
+   *
+   * @returns {Promise<{ name: string, phase: string, queued: number }[]>}
+   */
+  async sessions() {
+    const { contents } = await this.#request("resources/read", { uri: SESSIONS_URI });
+    return JSON.parse(contents[0].text);
   }
 
   /** Removes the widget; pending calls reject. */

@@ -10,9 +10,13 @@ use serde::Serialize;
 use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome};
 use super::results;
 use crate::format::quoted;
+use crate::js::bulk::pretty_json;
 use crate::js::bulk::{Json, Text};
-use crate::names::{FILE_URI_TEMPLATE, FRESH_RUN_META, MCP_PROTOCOL_VERSIONS, STREAM_OUTPUT_META};
+use crate::names::{
+    FILE_URI_TEMPLATE, FRESH_RUN_META, MCP_PROTOCOL_VERSIONS, SESSIONS_URI, STREAM_OUTPUT_META,
+};
 use crate::protocol::FileEntry;
+use crate::runtime::supervisor::SessionState;
 use crate::tools::{Tool, ToolCall, ToolError};
 
 /// JSON-RPC error codes.
@@ -59,6 +63,11 @@ pub enum Reply {
         session: String,
         /// Path in its working directory.
         path: String,
+    },
+    /// Tell what each session is doing: send [`Server::sessions_response`].
+    ReadSessions {
+        /// The request's id.
+        id: Json,
     },
     /// The client cancelled the request with this id.
     Cancel(Json),
@@ -201,6 +210,25 @@ impl Server {
     }
 }
 
+impl Server {
+    /// The response to `resources/read` request `id` of [`SESSIONS_URI`]:
+    /// `states` as JSON text.
+    pub fn sessions_response(id: &Json, states: &[SessionState]) -> Json {
+        let contents = Resource {
+            uri: SESSIONS_URI.to_owned(),
+            mime_type: "application/json",
+            text: Some(pretty_json(&states)),
+            blob: None,
+        };
+        response(
+            id,
+            Json::of(&results::Contents {
+                contents: [contents],
+            }),
+        )
+    }
+}
+
 fn initialize(asked: Option<String>, max_workers: Option<u32>) -> results::Initialize {
     let version = MCP_PROTOCOL_VERSIONS
         .into_iter()
@@ -277,6 +305,9 @@ fn call(id: Json, params: &Json) -> Reply {
 
 fn read(id: Json, params: &Json) -> Reply {
     let uri = string(params, "uri").unwrap_or_default();
+    if uri == SESSIONS_URI {
+        return Reply::ReadSessions { id };
+    }
     match parse_file_uri(&uri) {
         Some((session, path)) => Reply::ReadFile {
             id,

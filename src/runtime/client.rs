@@ -237,6 +237,11 @@ impl Runtime {
         self.inner.supervisor.borrow().sessions()
     }
 
+    /// What each session is doing.
+    pub fn session_states(&self) -> Vec<SessionState> {
+        self.inner.supervisor.borrow().session_states()
+    }
+
     /// Session workers alive at once, at most.
     pub fn max_workers(&self) -> u32 {
         self.inner.supervisor.borrow().limits().workers

@@ -209,7 +209,7 @@ pub enum Effect {
 }
 
 /// What a session is doing, for the page and the clients.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct SessionState {
     /// The session.
     pub name: String,
@@ -220,7 +220,8 @@ pub struct SessionState {
 }
 
 /// Where a session stands with its worker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
 pub enum SessionPhase {
     /// No worker: its next job starts one (and replays its earlier runs, if any).
     Parked,

@@ -245,6 +245,11 @@ impl Supervisor {
         self.limits
     }
 
+    /// What each session is doing, as last told ([`Effect::Sessions`]).
+    pub fn session_states(&self) -> Vec<SessionState> {
+        self.told.clone()
+    }
+
     /// Queues a caller's job at `now_ms`; returns its id and what to do now.
     ///
     /// Refused when Python has failed, or a run's input files are over its

@@ -83,6 +83,10 @@ impl McpSession {
                 (self.send)(to_js(&response));
             }
             Reply::Nothing => {}
+            Reply::ReadSessions { id } => {
+                let states = self.host.session_states();
+                (self.send)(to_js(&Server::sessions_response(&id, &states)));
+            }
             Reply::Cancel(request) => {
                 if let Some(run) = self.take_run(&request) {
                     self.host.cancel(run);

@@ -84,6 +84,11 @@ impl ToolHost {
         (run_id, work)
     }
 
+    /// What each session is doing.
+    pub fn session_states(self) -> Vec<crate::runtime::supervisor::SessionState> {
+        self.runtime.with_value(|runtime| runtime.session_states())
+    }
+
     /// How many sessions the runtime runs at once.
     pub fn max_workers(self) -> u32 {
         self.runtime.with_value(|runtime| runtime.max_workers())

@@ -84,6 +84,11 @@ describe("runMany", () => {
       [0, 1, 2, 3, 4, 5],
     );
     assert.ok(progress.every((p) => p.total === 6));
+    // The client sees the batch's sessions, each with a worker of its own, idle now.
+    const states = await sandpit.page.evaluate(() => window.sandpit.sessions());
+    const lanes = states.filter((s) => s.name.startsWith("batch-"));
+    assert.equal(lanes.length, 2, JSON.stringify(states));
+    assert.ok(lanes.every((s) => s.phase === "idle" && s.queued === 0), JSON.stringify(states));
   });
 
   test("a program that runs past its timeout is a timeout result; the others finish", async () => {

@@ -154,6 +154,12 @@ export const FRESH_RUN_META = "sandpit/freshNamespace";
 export const POOL_CAPABILITY = "sandpit/pool";
 
 /**
+ * The resource that lists what each of the widget's sessions is doing
+ * (JSON: `[{"name", "phase", "queued"}]`), for `sessions()` in sandpit-client.js.
+ */
+export const SESSIONS_URI = "sandpit://sessions";
+
+/**
  * The URI of a file in a session's working directory (RFC 6570; both
  * parts percent-encoded), as `resources/read` takes it.
  */
