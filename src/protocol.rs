@@ -450,6 +450,12 @@ pub struct Restoration {
     pub replayed: u32,
     /// Runs whose replay failed: their effects are missing.
     pub lost: Vec<LostRun>,
+    /// `true` when the session was rebuilt before this run started (its
+    /// worker had been parked to make room, or had ended between runs), and
+    /// the run itself went as usual; absent when this run was stopped and
+    /// the session rebuilt after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_run: Option<bool>,
 }
 
 /// Whether parts of the result were cut at the limits.
@@ -932,7 +938,7 @@ crate::js::reader::read_fields! {
     Truncation { output: "output", output_bytes_total: "output_bytes_total", displays: "displays" }
     Artifact { path: "path", size: "size", mime: "mime", content_base64: "content_base64" }
     FileEntry { path: "path", size: "size" }
-    Restoration { replayed: "replayed", lost: "lost" }
+    Restoration { replayed: "replayed", lost: "lost", before_run: "before_run" }
     LostRun { session: "session", code_start: "code_start", reason: "reason" }
     CheckReport { syntax_error: "syntax_error", imports: "imports" }
     ImportPlan {

@@ -25,6 +25,7 @@ fn a_terminated_run_keeps_what_it_printed_and_says_how_state_came_back() {
     let restored = Restoration {
         replayed: 3,
         lost: vec![],
+        before_run: None,
     };
     let result = stopped(
         &StopReason::Timeout(5_000),

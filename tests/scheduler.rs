@@ -150,7 +150,8 @@ fn a_restart_replays_successful_runs_in_order_before_the_queue() {
             stuck,
             Restoration {
                 replayed: 2,
-                lost: vec![]
+                lost: vec![],
+                before_run: None,
             }
         )]
     );
@@ -184,7 +185,8 @@ fn a_replay_that_fails_is_reported_lost_and_not_replayed_again() {
             stuck,
             Restoration {
                 replayed: 1,
-                lost: vec![lost]
+                lost: vec![lost],
+                before_run: None,
             }
         )]
     );
@@ -300,7 +302,8 @@ fn a_parked_session_is_restored_before_its_next_job_which_is_told_so() {
         session.scheduler.take_note(),
         Some(Restoration {
             replayed: 1,
-            lost: vec![]
+            lost: vec![],
+            before_run: Some(true),
         }),
         "the next run's result says how the session came back"
     );

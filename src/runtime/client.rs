@@ -242,9 +242,10 @@ impl Runtime {
         self.inner.supervisor.borrow().session_states()
     }
 
-    /// Session workers alive at once, at most.
-    pub fn max_workers(&self) -> u32 {
-        self.inner.supervisor.borrow().limits().workers
+    /// Session workers alive at once, at most, and each run's memory limit
+    /// unless it sets its own: the device's, or the deployment's once read.
+    pub fn limits(&self) -> PoolLimits {
+        self.inner.supervisor.borrow().limits()
     }
 }
 

@@ -401,9 +401,10 @@ impl Scheduler {
         let Some(recovery) = self.recovery.take() else {
             return Vec::new();
         };
-        let restoration = recovery.restoration;
+        let mut restoration = recovery.restoration;
         if recovery.stopped.is_empty() {
             let worth_telling = restoration.replayed > 0 || !restoration.lost.is_empty();
+            restoration.before_run = Some(true);
             self.note = worth_telling.then_some(restoration);
             return Vec::new();
         }

@@ -91,7 +91,7 @@ impl ToolHost {
 
     /// How many sessions the runtime runs at once.
     pub fn max_workers(self) -> u32 {
-        self.runtime.with_value(|runtime| runtime.max_workers())
+        self.runtime.with_value(|runtime| runtime.limits().workers)
     }
 
     /// Stops run `id` (a caller cancelled its tool call).

@@ -630,6 +630,13 @@ export interface OutputChunk {
  */
 export interface Restoration {
   /**
+   * `true` when the session was rebuilt before this run started (its
+   * worker had been parked to make room, or had ended between runs), and
+   * the run itself went as usual; absent when this run was stopped and
+   * the session rebuilt after it.
+   */
+  before_run?: boolean | null;
+  /**
    * Runs whose replay failed: their effects are missing.
    */
   lost: LostRun[];
