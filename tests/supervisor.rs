@@ -134,9 +134,10 @@ impl Page {
         );
     }
 
-    /// The background timer, armed as the runtime became idle, goes off and
-    /// starts one worker as `start`; returns it.
+    /// The background timer, armed as the runtime became idle, goes off once
+    /// it has been idle long enough and starts one worker as `start`; returns it.
     fn idle_start(&mut self, start: Start) -> WorkerId {
+        self.wait(BACKGROUND_IDLE_MS);
         only_spawn(&self.on(Event::Tick(Timer::Background)), start)
     }
 
@@ -1053,10 +1054,22 @@ fn a_job_makes_a_loading_spare_give_way_and_it_starts_again_once_idle() {
     let effects = page.on(done(active, id, RunStatus::Ok));
     assert!(spawns(&effects).is_empty(), "not in a gap between two jobs");
     assert!(timers(&effects).contains(&Effect::StartTimer(Timer::Background, BACKGROUND_IDLE_MS)));
-    // A job within the idle time stops the timer; the next idle time counts afresh.
+    // A job within the idle time leaves the timer running, but the idle time
+    // counts afresh from its end: a tick before that only waits the rest.
+    page.wait(BACKGROUND_IDLE_MS / 2);
     let (next, effects) = page.run("y = 2");
-    assert!(timers(&effects).contains(&Effect::CancelTimer(Timer::Background)));
+    assert!(!timers(&effects).contains(&Effect::CancelTimer(Timer::Background)));
     page.on(done(active, next, RunStatus::Ok));
+    page.wait(BACKGROUND_IDLE_MS / 2);
+    let effects = page.on(Event::Tick(Timer::Background));
+    assert!(
+        spawns(&effects).is_empty(),
+        "idle only half the time since the job"
+    );
+    assert!(matches!(
+        timers(&effects).as_slice(),
+        [Effect::StartTimer(Timer::Background, rest)] if *rest < BACKGROUND_IDLE_MS
+    ));
     let again = page.idle_start(Start::Python);
     assert_ne!(again, spare);
     // A ready spare stays when a job comes.

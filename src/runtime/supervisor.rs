@@ -186,6 +186,8 @@ pub struct Supervisor {
     first_start: Option<SnapshotUse>,
     /// The [`Timer::Background`] is running.
     background_armed: bool,
+    /// Since when no job has been queued or running, while that holds.
+    idle_since: Option<f64>,
     /// The [`Timer::Pool`] is running.
     pool_armed: bool,
     /// A nudge timer is running (see [`Supervisor::keep_streaming`]).
@@ -221,6 +223,7 @@ impl Supervisor {
             snapshot_attempted: false,
             first_start: None,
             background_armed: false,
+            idle_since: None,
             pool_armed: false,
             nudging: false,
             ever_ready: false,

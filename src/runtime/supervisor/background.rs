@@ -32,22 +32,35 @@ impl Supervisor {
         }
     }
 
-    /// Arms the background timer when a background worker is due and the
-    /// runtime is idle; stops it when a job has come in meanwhile, so the
-    /// idle time is counted again from the end of that job.
+    /// Notes since when the runtime has been idle (a job that comes in
+    /// starts the count again from its end), and arms the background timer
+    /// when a background worker is due. A timer already running is left to
+    /// go off: it then looks at how long the runtime has been idle, so runs
+    /// in quick succession cost no timer each.
     pub(super) fn settle_background(&mut self) {
-        let wanted = self.idle() && self.background_due().is_some();
-        if wanted && !self.background_armed {
-            self.emit(Effect::StartTimer(Timer::Background, BACKGROUND_IDLE_MS));
-        } else if !wanted && self.background_armed {
-            self.emit(Effect::CancelTimer(Timer::Background));
+        if !self.idle() {
+            self.idle_since = None;
+            return;
         }
-        self.background_armed = wanted;
+        let now_ms = self.now_ms;
+        self.idle_since.get_or_insert(now_ms);
+        if !self.background_armed && self.background_due().is_some() {
+            self.background_armed = true;
+            self.emit(Effect::StartTimer(Timer::Background, BACKGROUND_IDLE_MS));
+        }
     }
 
     pub(super) fn on_background(&mut self) {
         self.background_armed = false;
-        if !self.idle() {
+        let Some(since) = self.idle_since.filter(|_| self.idle()) else {
+            return;
+        };
+        let left = f64::from(BACKGROUND_IDLE_MS) - (self.now_ms - since);
+        if left > 0.0 {
+            if self.background_due().is_some() {
+                self.background_armed = true;
+                self.emit(Effect::StartTimer(Timer::Background, left.ceil() as u32));
+            }
             return;
         }
         let worker = match self.background_due() {
