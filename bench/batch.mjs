@@ -84,17 +84,22 @@ async function runOneByOneInPage({ codes, timeoutMs }) {
 
 /**
  * Times `programs` on the agent path (runMany) and raw (one by one), `passes`
- * times, alternating; resolves to each target's timed batches.
+ * times, alternating; resolves to each target's timed batches. As a control
+ * of what this machine gives two workers at once, raw also runs them split
+ * between two pages at the same time (even and odd programs): `rawPair`,
+ * the wall time until both halves are done.
  */
 export async function measureBatch(browser, { agent, raw }, programs, passes, log) {
   const codes = programs.map((p) => p.code);
   const batch = { codes, timeoutMs: RUN_TIMEOUT_MS, pool: POOL_CAPABILITY };
   const warmup = { ...batch, codes: codes.slice(0, WARMUP) };
-  const measured = { agent: [], raw: [] };
+  const half = (parity) => ({ ...batch, codes: codes.filter((_, i) => i % 2 === parity) });
+  const measured = { agent: [], raw: [], rawPair: [] };
   for (let pass = 1; pass <= passes; pass++) {
-    await withSessions(browser, [agent, raw], async ([sandpit, baseline]) => {
+    await withSessions(browser, [agent, raw, raw], async ([sandpit, baseline, second]) => {
       await sandpit.page.evaluate(runManyInPage, warmup);
       await baseline.page.evaluate(runOneByOneInPage, warmup);
+      await second.page.evaluate(runOneByOneInPage, warmup);
       await sandpit.settled();
       for (const [name, session, run] of [
         ["agent", sandpit, runManyInPage],
@@ -106,6 +111,11 @@ export async function measureBatch(browser, { agent, raw }, programs, passes, lo
         const passed = outcome.statuses.filter((s) => s === "ok").length;
         log(`batch pass ${pass}/${passes} ${name}: ${passed} of ${codes.length} passed in ${Math.round(outcome.ms)} ms`);
       }
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+      const started = Date.now();
+      await Promise.all([baseline.page.evaluate(runOneByOneInPage, half(0)), second.page.evaluate(runOneByOneInPage, half(1))]);
+      measured.rawPair.push({ ms: Date.now() - started });
+      log(`batch pass ${pass}/${passes} raw on two pages at once: ${Date.now() - started} ms`);
     });
   }
   return { ...measured, names: programs.map((p) => p.name) };

@@ -230,12 +230,16 @@ function batchNote(batch) {
   const workers = batch.agent[0].workers ?? 2;
   const bound = rawTotal / Math.max(perProgram[longest], rawTotal / workers);
   const inPython = median(batch.agent.map((run) => run.pythonMs.reduce((a, b) => a + b, 0)));
+  const pair = median(batch.rawPair.map((run) => run.ms));
   return (
     `Raw runs the ${count} programs in ${formatMs(rawTotal)}; ${batch.names[longest]} alone takes ` +
     `${formatMs(perProgram[longest])} of it (${Math.round((100 * perProgram[longest]) / rawTotal)} %), and a batch ends ` +
     `no sooner than its longest program, so ${workers} workers can make it at most ${formatRatio(bound)} raw's ` +
     `throughput. runMany took ${formatMs(agentTotal)}, its programs ${formatMs(inPython)} in Python in all, ` +
-    `over ${workers} workers sharing this machine's 2 cores with the page, the widget and the rest of the machine.`
+    `over ${workers} workers sharing this machine's 2 cores with the page, the widget and the rest of the machine. ` +
+    `As a control, raw split over two pages at once (even and odd programs, each page its own worker) took ` +
+    `${formatMs(pair)}: ${formatRatio(rawTotal / pair)} its one worker's throughput, what this machine gave two workers ` +
+    `at the time of the measurement.`
   );
 }
 

@@ -75,6 +75,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
       assert.equal(batch[target].length, TINY.batches, target);
       assert.deepEqual(batch[target][0].statuses, Array(TINY.programs).fill("ok"), `${target}: ${batch[target][0].errors}`);
     }
+    assert.equal(batch.rawPair.length, TINY.batches, "raw on two pages at once, the control");
 
     // Figure 7's target counts the app's wasm and JS, a part of all its own files.
     const size = Object.fromEntries(results.figures.filter((f) => f.figure === "7").map((f) => [f.id, f.sandpit.value]));
