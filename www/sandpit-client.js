@@ -220,7 +220,9 @@ export class Sandpit {
         onProgress?.({ done: ++done, total: programs.length, index, result: results[index] });
       }
     };
-    await Promise.all(Array.from({ length: lanes }, (_, k) => lane(k)));
+    // Two calls per session at a time: each keeps one program queued behind
+    // the one it runs, so its worker never waits for the next call to arrive.
+    await Promise.all(Array.from({ length: 2 * lanes }, (_, k) => lane(k % lanes)));
     return results;
   }
 
