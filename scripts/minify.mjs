@@ -47,7 +47,7 @@ const NAMES = fileURLToPath(new URL("../www/generated/names.js", import.meta.url
  *
  * @type {import("esbuild").Plugin}
  */
-const namesWrittenIn = {
+export const namesWrittenIn = {
   name: "sandpit-names",
   setup(plugin) {
     plugin.onResolve({ filter: /(^|\/)generated\/names\.js$/ }, () => ({ path: NAMES }));
