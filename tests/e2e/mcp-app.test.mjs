@@ -108,7 +108,11 @@ const HOST_SCRIPT = `
         const initialized = new Promise((resolve) => (bridge.oninitialized = resolve));
         document.body.append(iframe);
         await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
-        const calling = client.callTool({ name, arguments: args }, { signal: abort.signal, timeout: 120000 });
+        const progress = [];
+        const calling = client.callTool(
+          { name, arguments: args },
+          { signal: abort.signal, timeout: 120000, onprogress: (update) => progress.push(update) },
+        );
         this.cancel = () => {
           abort.abort("the person pressed stop");
           bridge.sendToolCancelled({ reason: "the person pressed stop" });
@@ -118,7 +122,7 @@ const HOST_SCRIPT = `
         try {
           const result = await calling;
           await bridge.sendToolResult(result);
-          return { result, csp: resource._meta?.ui?.csp, mimeType: resource.mimeType };
+          return { result, progress, csp: resource._meta?.ui?.csp, mimeType: resource.mimeType };
         } catch (error) {
           return { error: String(error?.message ?? error) };
         }
@@ -220,6 +224,11 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
       assert.equal(result.structuredContent.value.repr, "42");
       assert.match(result.structuredContent.displays[0]["image/png"], /^iVBORw0KGgo/);
       assert.match(result.content[0].text, /--- stdout ---\nhello from the view/);
+      // The output reached the client while the code ran, in progress notifications.
+      assert.deepEqual(
+        outcome.progress.map((/** @type {any} */ update) => [update._meta?.["sandpit/stream"], update.message]),
+        [["stdout", "hello from the view\n"]],
+      );
       const image = result.content.find((/** @type {any} */ block) => block.type === "image");
       assert.equal(image?.mimeType, "image/png");
 
@@ -375,14 +384,35 @@ describe("a client that shows no views", () => {
         new RegExp(`pairing token ${TOKEN}`),
         "the tab shows the pairing token",
       );
+      /** @type {any[]} */
+      const progress = [];
       const result = /** @type {any} */ (
         await client.callTool({ name: "run_python", arguments: { code: "print('in the tab')\n2 ** 10" } }, undefined, {
           timeout: RUN_TIMEOUT_MS,
+          onprogress: (update) => progress.push(update),
         })
       );
       assert.equal(result.isError, false, JSON.stringify(result.content));
       assert.equal(result.structuredContent.stdout, "in the tab\n");
       assert.equal(result.structuredContent.value.repr, "1024");
+      assert.deepEqual(
+        progress.map((update) => [update._meta?.["sandpit/stream"], update.message]),
+        [["stdout", "in the tab\n"]],
+        "the tab's output reached the client as progress",
+      );
+
+      // The client's cancel reaches the tab's run.
+      const stop = new AbortController();
+      const slow = client
+        .callTool({ name: "run_python", arguments: { code: "import time\nfor i in range(600):\n    time.sleep(0.1)" } }, undefined, {
+          signal: stop.signal,
+          timeout: RUN_TIMEOUT_MS,
+        })
+        .catch((/** @type {Error} */ error) => error.message);
+      await tab.locator('[data-testid="run-entry"][data-phase="running"]').waitFor({ timeout: RUN_TIMEOUT_MS });
+      stop.abort("enough");
+      await slow;
+      await tab.locator('[data-testid="run-entry"][data-phase="cancelled"]').waitFor({ timeout: RUN_TIMEOUT_MS });
     } finally {
       await client.close();
       await context.close();
