@@ -39,6 +39,11 @@ shared_names! {
     /// runner are found beside it, and it is the one file served with its own CSP.
     pub const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
 
+    /// The page that hosts the Python worker's script on a frame's own thread
+    /// where no module worker can start (a page with an opaque origin, as a
+    /// frame sandboxed without `allow-same-origin` has), beside the script.
+    pub const THREAD_PAGE: &str = "pyodide-loader/thread.html";
+
     /// The global under which index.html's inline script leaves the worker it
     /// created as the page started, for the app to adopt.
     pub const EARLY_WORKER_GLOBAL: &str = "sandpitWorker";

@@ -43,7 +43,8 @@ fn a_run_asking_for_more_than_the_relay_allows_is_lowered_and_says_so() {
     let mut short = run_python(json!({"code": "1", "timeout_seconds": 2.5}));
     assert_eq!(relay.clamp(&mut short), None);
     assert_eq!(timeout_ms(&short), Some(2_500));
-    let mut check = ToolCall::parse("check_python", &Json::from(json!({"code": "1"}))).expect("valid");
+    let mut check =
+        ToolCall::parse("check_python", &Json::from(json!({"code": "1"}))).expect("valid");
     assert_eq!(relay.clamp(&mut check), None);
 }
 

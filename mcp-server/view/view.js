@@ -18,6 +18,20 @@ const RESULT_TOOL = "sandpit_view_result";
 const OUTPUT_TOOL = "sandpit_view_output";
 /** How long output gathers before it goes to the server in one call. */
 const OUTPUT_BATCH_MS = 100;
+/**
+ * Whether Python runs on this view's own thread: a host that frames views
+ * without allow-same-origin gives them an opaque origin, which the widget
+ * inside inherits, and where no module worker starts (www/thread-worker.js).
+ */
+const ON_OUR_THREAD = self.origin === "null";
+/** There, a run asking for no limit gets this one: a run that never pauses would hold the view for good. */
+const OUR_THREAD_TIMEOUT_SECONDS = 30;
+/** What a result says there, for the model: what running here costs. */
+const OUR_THREAD_NOTE =
+  "Note: Python ran on the view's own thread (this host frames MCP App views without allow-same-origin, " +
+  "where no worker can start), so it cannot be interrupted: a run that reaches its timeout ends the view's " +
+  "interpreter, and the session's earlier runs are replayed into a new one; a stop takes effect at the " +
+  `timeout or when the code awaits; timeout_seconds 0 (no limit) is ${OUR_THREAD_TIMEOUT_SECONDS} s here.`;
 /** How long a call to the widget may take beyond the run's own timeout (loading Python and packages). */
 const LOAD_ALLOWANCE_MS = 180_000;
 
@@ -60,24 +74,14 @@ async function handle(args) {
     status.textContent = "This call was answered already.";
     return;
   }
+  status.textContent = ON_OUR_THREAD ? "Starting Python on this view's own thread…" : "Starting Python…";
   /** @type {CallToolResult} */
   let result;
-  if (self.origin === "null") {
-    // Sandbox flags reach nested frames, so the widget here would have an
-    // opaque origin too, where no module worker starts.
-    result = {
-      content: [
-        {
-          type: "text",
-          text:
-            "Sandpit cannot run code in this view: the host frames it without allow-same-origin, and in an " +
-            "opaque-origin frame no module worker (which Python runs in) can start. Open Sandpit in a browser tab instead.",
-        },
-      ],
-      isError: true,
-    };
+  if (ON_OUR_THREAD) {
+    const limited = args.timeout_seconds === 0 ? { ...args, timeout_seconds: OUR_THREAD_TIMEOUT_SECONDS } : args;
+    const ran = await runInWidget(limited, replay, forwarder(call));
+    result = { ...ran, content: [...ran.content, { type: "text", text: OUR_THREAD_NOTE }] };
   } else {
-    status.textContent = "Starting Python…";
     result = await runInWidget(args, replay, forwarder(call));
   }
   await app.callServerTool({ name: RESULT_TOOL, arguments: { call, result } });
@@ -114,7 +118,10 @@ async function runInWidget(args, replay, forward) {
     }
     if (params.message) status.textContent = params.message === "running" ? "Running…" : params.message;
   });
-  await client.connect(new IframeParentTransport({ iframe, targetOrigin: url.origin }));
+  // Here the widget has an opaque origin too (sandbox flags reach nested
+  // frames), which only "*" reaches; it is this view's own frame of the bundle.
+  const targetOrigin = ON_OUR_THREAD ? "*" : url.origin;
+  await client.connect(new IframeParentTransport({ iframe, targetOrigin }));
   await client.setLoggingLevel("warning");
   const timeoutMs = (/** @type {number} */ (args.timeout_seconds) || 3600) * 1000 + LOAD_ALLOWANCE_MS;
   const options = { signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true };

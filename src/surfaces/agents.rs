@@ -82,7 +82,8 @@ struct RelayBudget {
 
 /// The JS function agents.js calls for each tool call: `(name, args,
 /// signal, bridged, onOutput)`, resolving to a CallToolResult.
-type Execute = dyn Fn(String, JsValue, AbortSignal, bool, Option<js_sys::Function>) -> js_sys::Promise;
+type Execute =
+    dyn Fn(String, JsValue, AbortSignal, bool, Option<js_sys::Function>) -> js_sys::Promise;
 
 /// What the page hands agents: the closures JavaScript calls, kept for as
 /// long as the page's owner lives, and the WebMCP registration in force.

@@ -243,8 +243,11 @@ fn post(parent: &Window, origin: &str, payload: JsValue) {
 }
 
 fn post_raw(parent: &Window, origin: &str, message: &JsValue) {
+    // A page with an opaque origin (a sandboxed frame) is named "null", which
+    // no target origin can say: only "*" reaches it, and only the parent is posted to.
+    let target = if origin == "null" { "*" } else { origin };
     // A parent that navigated away makes this fail: nobody is listening.
-    let _ = parent.post_message(message, origin);
+    let _ = parent.post_message(message, target);
 }
 
 fn same(a: &JsValue, b: &JsValue) -> bool {

@@ -9,6 +9,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::prelude::wasm_bindgen;
 
 use super::run_list::RunList;
 use super::status_line::{Activity, StatusLine};
@@ -18,6 +19,15 @@ use crate::names::{
 };
 use crate::surfaces::postmessage::{embed_policy, serve};
 use crate::surfaces::tool_host::ToolHost;
+
+#[wasm_bindgen(module = "/www/thread-worker.js")]
+extern "C" {
+    /// Whether Python runs on a frame's own thread on this page (its origin
+    /// is opaque, where no module worker starts); the module, imported before
+    /// the app starts, arranged it.
+    #[wasm_bindgen(js_name = threadMode)]
+    fn thread_mode() -> bool;
+}
 
 /// The widget page.
 #[component]
@@ -77,6 +87,14 @@ pub fn Widget() -> impl IntoView {
             data-testid="widget"
         >
             <StatusLine status activity />
+            {thread_mode().then(|| view! {
+                <p class="run-note" data-testid="thread-mode">
+                    "Python runs on this frame's own thread: the page that embeds it does not let \
+                     it start a worker. A run that does not pause holds the frame until it ends \
+                     or reaches its timeout, which replaces Python here and runs the session's \
+                     earlier code again."
+                </p>
+            })}
             <Show when=move || refused.with(Option::is_some)>
                 <p class="status-error" data-testid="widget-refused">
                     "Refused: " {move || refused.get()}
@@ -103,11 +121,7 @@ impl Look {
     /// The look `order` and `hide` (the query's values) ask for; what neither
     /// knows is left as by default.
     pub fn from_params(order: Option<&str>, hide: Option<&str>) -> Self {
-        let hidden: Vec<&str> = hide
-            .unwrap_or_default()
-            .split(',')
-            .map(str::trim)
-            .collect();
+        let hidden: Vec<&str> = hide.unwrap_or_default().split(',').map(str::trim).collect();
         Self {
             oldest_first: order == Some("oldest-first"),
             hide_code: hidden.contains(&"code"),
@@ -126,7 +140,7 @@ pub fn is_widget_page() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::Look;
+    use super::*;
 
     #[test]
     fn the_query_picks_the_order_and_what_each_run_leaves_out() {

@@ -7,6 +7,13 @@
 export const WORKER_PATH = "pyodide-loader/worker.mjs";
 
 /**
+ * The page that hosts the Python worker's script on a frame's own thread
+ * where no module worker can start (a page with an opaque origin, as a
+ * frame sandboxed without `allow-same-origin` has), beside the script.
+ */
+export const THREAD_PAGE = "pyodide-loader/thread.html";
+
+/**
  * The global under which index.html's inline script leaves the worker it
  * created as the page started, for the app to adopt.
  */
