@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { serve } from "../scripts/serve.mjs";
+import { WIDGET_PAGE } from "../www/generated/names.js";
 import { launchChromium } from "./browser.mjs";
 import { snapshotBundle } from "./bundle.mjs";
 import { buildFigures } from "./figures.mjs";
@@ -95,7 +96,7 @@ export async function runBench(overrides = {}, log = () => {}) {
     const sessions = await measureSessions(browser, [sandpit, agent, raw], programs, settings, log);
     const chatUi = await measureChatUi(
       browser,
-      { pageUrl: new URL("index.html", chatUiServer.url).href, widgetUrl: new URL("widget.html", widgetServer.url).href, rawUrl: raw.url() },
+      { pageUrl: new URL("index.html", chatUiServer.url).href, widgetUrl: new URL(WIDGET_PAGE, widgetServer.url).href, rawUrl: raw.url() },
       programs,
       settings,
       log,
