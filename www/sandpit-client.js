@@ -252,10 +252,23 @@ export class Sandpit {
     if (files !== undefined) args.files = files;
     if (packages !== undefined) args.packages = packages;
     const shown = target && renderInto(target, typeof code === "string" && showCode ? code : null);
+    /**
+     * The caller's output callback, and the target's when there is one.
+     *
+     * @param {"stdout" | "stderr"} stream
+     * @param {((text: string) => void) | undefined} callback
+     */
+    const hear = (stream, callback) => {
+      if (!shown) return callback;
+      return (/** @type {string} */ text) => {
+        shown.write(stream, text);
+        callback?.(text);
+      };
+    };
     /** @type {Listeners} */
     const listeners = {
-      onStdout: shown || options.onStdout ? (text) => (shown?.write("stdout", text), options.onStdout?.(text)) : undefined,
-      onStderr: shown || options.onStderr ? (text) => (shown?.write("stderr", text), options.onStderr?.(text)) : undefined,
+      onStdout: hear("stdout", options.onStdout),
+      onStderr: hear("stderr", options.onStderr),
       onStatus: options.onStatus,
     };
     try {
