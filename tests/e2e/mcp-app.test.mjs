@@ -177,7 +177,6 @@ async function openHost() {
   /** @type {string[]} */
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  if (process.env.DEBUG_CONSOLE) page.on("console", (m) => console.log("console:", m.type(), m.text(), m.location().url));
   await page.goto(new URL("host.html", hostSite.url).href);
   await page.waitForFunction(() => "host" in window && "kit" in window);
   await page.evaluate((mcpUrl) => /** @type {any} */ (window).host.connect(mcpUrl), server.mcpUrl);
