@@ -10,13 +10,18 @@
 // Sessions (figures 4, 6, 8) also measure the agent path: bench/client/, a
 // page on another origin driving Sandpit's headless widget through
 // sandpit-client.js, from a serving of the bundle whose config lets it.
+// Figure 9 measures the path chat UIs use: the MCP SDK's Client over
+// IframeParentTransport, calling as soon as the widget answers `initialize`
+// (bench/chat-ui.mjs).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { serve } from "../scripts/serve.mjs";
+import { WIDGET_PAGE } from "../www/generated/names.js";
 import { launchChromium } from "./browser.mjs";
 import { snapshotBundle } from "./bundle.mjs";
 import { buildFigures } from "./figures.mjs";
+import { measureChatUi, serveChatUi } from "./chat-ui.mjs";
 import { measureLoads } from "./loads.mjs";
 import { describeMachine, gitDescribe, loadAverage } from "./machine.mjs";
 import { loadPrograms } from "./programs.mjs";
@@ -69,6 +74,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   let rawServer = null;
   let clientServer = null;
   let widgetServer = null;
+  let chatUiServer = null;
   let browser = null;
   try {
     appServer = await serve({ root: bundle.dist });
@@ -78,7 +84,9 @@ export async function runBench(overrides = {}, log = () => {}) {
     // The agent path's page first: the widget's server must list its origin.
     // A server of its own, so the app page's figures see the config as shipped.
     clientServer = await serve({ root: CLIENT });
-    widgetServer = await serve({ root: bundle.dist, embedOrigins: [new URL(clientServer.url).origin] });
+    chatUiServer = await serveChatUi();
+    const embedders = [clientServer.url, chatUiServer.url].map((url) => new URL(url).origin);
+    widgetServer = await serve({ root: bundle.dist, embedOrigins: embedders });
     browser = await launchChromium();
     const sandpit = sandpitTarget(appServer.url);
     const raw = rawTarget(rawServer.url);
@@ -86,6 +94,13 @@ export async function runBench(overrides = {}, log = () => {}) {
     const server = await cacheHeaders(appServer.url);
     const loads = await measureLoads([sandpit, raw], settings.loads, log);
     const sessions = await measureSessions(browser, [sandpit, agent, raw], programs, settings, log);
+    const chatUi = await measureChatUi(
+      browser,
+      { pageUrl: new URL("index.html", chatUiServer.url).href, widgetUrl: new URL(WIDGET_PAGE, widgetServer.url).href, rawUrl: raw.url() },
+      programs,
+      settings,
+      log,
+    );
     const recovery = await measureRecovery(
       browser,
       [
@@ -101,7 +116,7 @@ export async function runBench(overrides = {}, log = () => {}) {
       date: new Date().toISOString(),
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
-      figures: buildFigures({ loads, sessions, recovery, programCount: programs.length, size, server }),
+      figures: buildFigures({ loads, sessions, recovery, chatUi, programCount: programs.length, size, server }),
       details: {
         server,
         size,
@@ -122,6 +137,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   } finally {
     await browser?.close();
     await widgetServer?.close();
+    await chatUiServer?.close();
     await clientServer?.close();
     await rawServer?.close();
     await plainServer?.close();

@@ -52,7 +52,7 @@ const PATHS = [
 ];
 
 /** Every figure, in the issue's order. */
-export function buildFigures({ loads, sessions, recovery, programCount, size, server }) {
+export function buildFigures({ loads, sessions, recovery, chatUi, programCount, size, server }) {
   const fromLoads = (pick) => ({
     sandpit: summarise(loads.sandpit.map(pick)),
     raw: summarise(loads.raw.map(pick)),
@@ -182,8 +182,62 @@ export function buildFigures({ loads, sessions, recovery, programCount, size, se
       target: targets.none,
     }),
     ...PATHS.flatMap((path) => memoryRows(sessions, path)),
+    ...chatUiRows(chatUi, programCount),
   ];
   return rows;
+}
+
+/**
+ * Figure 9: the official SDK client over IframeParentTransport, calls from
+ * the moment the widget answers `initialize` (bench/chat-ui.mjs).
+ */
+function chatUiRows(chatUi, programCount) {
+  const trivial = (path) => chatUi[path].trivialMs.flat();
+  return [
+    row({
+      id: "chat_ui_first_call",
+      figure: "9",
+      title: "Chat-UI path (the MCP SDK's Client over IframeParentTransport): first call, sent as the widget answers `initialize` (raw: as its page opens), until its result",
+      unit: "ms",
+      sandpit: summarise(chatUi.sandpit.firstCallMs),
+      raw: summarise(chatUi.raw.firstCallMs),
+      target: targets.none,
+    }),
+    row({
+      id: "chat_ui_round_trip_trivial_p50",
+      figure: "9",
+      title: "Chat-UI path: round trip p50 for a trivial run, the calls right after the first",
+      unit: "ms",
+      sandpit: summarise(trivial("sandpit"), 0.5),
+      raw: summarise(trivial("raw"), 0.5),
+      target: targets.overheadUnder(1),
+      note: () => chatUiNote(chatUi),
+    }),
+    row({
+      id: "chat_ui_throughput",
+      figure: "9",
+      title: `Chat-UI path: throughput over ${programCount} model-style programs, right after the first call`,
+      unit: "runs/s",
+      sandpit: summarise(chatUi.sandpit.runsPerSecond),
+      raw: summarise(chatUi.raw.runsPerSecond),
+      target: targets.ratioAtLeast(0.8),
+      note: () => chatUiNote(chatUi),
+    }),
+  ];
+}
+
+/** How the chat-UI path's first calls compare with its later ones: the background starts compete with the first. */
+function chatUiNote(chatUi) {
+  const part = (pick) => median(chatUi.sandpit.trivialMs.map(pick).filter((values) => values.length > 0).flat());
+  const tenth = (calls) => Math.max(1, Math.floor(calls.length / 10));
+  const early = part((calls) => calls.slice(0, tenth(calls)));
+  const late = part((calls) => calls.slice(-tenth(calls)));
+  const rawMedian = median(chatUi.raw.trivialMs.flat());
+  return (
+    `Calls start as the widget answers initialize, and after the first run Sandpit starts its snapshot maker and ` +
+    `warm spare (each loading Pyodide) in the background: the first tenth of the trivial calls took ` +
+    `${formatMs(early)} at the median, the last tenth ${formatMs(late)}, raw's ${formatMs(rawMedian)}.`
+  );
 }
 
 /**

@@ -88,6 +88,12 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "main-thread time, JS heap and DOM heap include the widget's. The client creates its iframe with " +
       "`allow=\"cross-origin-isolated\"`, so on this isolated page the widget is cross-origin isolated too, as on a host " +
       "page that isolates itself; no run measured here times out. Figures 1 to 3, 5 and 7 are the app page's only.",
+    "- The chat-UI path (`bench/chat-ui/`, figure 9): a page on another loopback origin (not isolated) frames the " +
+      "widget (`widget.html`, shown, not headless) and connects the official MCP SDK's `Client` over `@mcp-b/transports`' " +
+      "`IframeParentTransport`; the moment the widget answers `initialize` it calls `run_python` (a first call, which waits " +
+      "for Python to load), then at once either the trivial round trips or the program set, each call sent when the one " +
+      "before answered. Every sample is a fresh context; nothing waits for the page to settle, so Sandpit's snapshot maker " +
+      "and warm spare start while the calls go on. Raw's page is called the same way from the moment it opens.",
     "- Times are taken on the page's own clock: start-up figures from navigation start; a round trip from handing over " +
       "the code to having the answer. For Sandpit's UI that means typing into the editor, pressing Run and waiting until the " +
       "finished run is in the DOM, so it **includes rendering the run** (not painting it), as a user gets it; for raw it is " +

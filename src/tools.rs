@@ -87,6 +87,15 @@ impl Tool {
         self == Self::CheckPython
     }
 
+    /// Whether the tool's result may carry content nobody vouches for: what
+    /// the code read from the user's files or, where the deployment allows,
+    /// the network, which may hold instructions aimed at the model (WebMCP's
+    /// `untrustedContentHint`; MCP has no such annotation, and its clients
+    /// ignore one they do not know).
+    pub fn untrusted_content(self) -> bool {
+        self == Self::RunPython
+    }
+
     /// JSON Schema of the tool's arguments.
     pub fn input_schema(self) -> Value {
         match self {
@@ -135,6 +144,7 @@ impl Tool {
                 "destructiveHint": self == Self::ResetSession,
                 "idempotentHint": self != Self::RunPython,
                 "openWorldHint": false,
+                "untrustedContentHint": self.untrusted_content(),
             },
         })
     }

@@ -7,6 +7,7 @@ use base64::Engine;
 use sandpit::js::bulk::Json;
 use sandpit::mcp::content::{call_result, file_uri, parse_file_uri};
 use sandpit::mcp::{Reply, Server, ToolOutcome};
+use sandpit::names::{ERROR_CODE_META, ERROR_INTERNAL, ERROR_INVALID_PARAMS};
 use sandpit::protocol::{RunResult, DEFAULT_SESSION};
 use sandpit::tools::{Tool, ToolCall};
 use serde_json::{json, Value};
@@ -159,6 +160,11 @@ fn bad_arguments_are_a_tool_error_the_model_can_read_and_unknown_tools_a_protoco
         let reply = answered(&mut server, handled);
         assert_eq!(reply["id"], 1);
         assert_eq!(reply["result"]["isError"], true, "{reply}");
+        // Programs read why from the code, under the one name JS shares.
+        assert_eq!(
+            reply["result"]["_meta"][ERROR_CODE_META],
+            ERROR_INVALID_PARAMS
+        );
         let text = reply["result"]["content"][0]["text"]
             .as_str()
             .unwrap_or_default();
@@ -185,8 +191,83 @@ fn a_valid_call_is_handed_over_with_its_progress_token() {
             },
             progress_token: Some(Json::from(json!(7))),
             stream_output: true,
+            log_output: true,
         }
     );
+}
+
+/// Whether `server` would send a call's output as log messages.
+fn logs_output(server: &mut Server) -> bool {
+    let reply = server.handle(&request(
+        "tools/call",
+        json!({"name": "run_python", "arguments": {"code": "print(1)"}}),
+    ));
+    match reply {
+        Reply::Call {
+            log_output,
+            stream_output,
+            ..
+        } => {
+            assert!(stream_output);
+            log_output
+        }
+        other => panic!("expected a call, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_client_that_sets_a_log_level_above_info_gets_no_output_as_log_messages() {
+    let mut server = Server::new();
+    assert!(logs_output(&mut server), "output is logged at first");
+    for (level, logged) in [
+        ("warning", false),
+        ("info", true),
+        ("emergency", false),
+        ("debug", true),
+    ] {
+        let answer = sent(server.handle(&request("logging/setLevel", json!({"level": level}))));
+        assert_eq!(answer["result"], json!({}), "{answer}");
+        assert_eq!(logs_output(&mut server), logged, "at level {level}");
+    }
+    let wrong = sent(server.handle(&request("logging/setLevel", json!({"level": "loud"}))));
+    assert_eq!(wrong["error"]["code"], -32602);
+    assert!(
+        wrong["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("\"loud\" is not a log level"),
+        "{wrong}"
+    );
+    assert!(logs_output(&mut server), "a bad level changes nothing");
+}
+
+#[test]
+fn a_call_that_could_not_be_made_says_why_as_a_json_rpc_code() {
+    let failed = value(call_result(&ToolOutcome::Failed(
+        "Python failed to start".into(),
+    )));
+    assert_eq!(failed["isError"], true);
+    assert_eq!(failed["_meta"][ERROR_CODE_META], ERROR_INTERNAL);
+    assert_eq!(failed["content"][0]["text"], "Python failed to start");
+    let ran = ran(json!({"status": "error"}));
+    assert_eq!(
+        ran["_meta"],
+        Value::Null,
+        "a run that raised has its result, not a code"
+    );
+}
+
+#[test]
+fn a_note_is_one_more_text_block_after_the_result() {
+    let outcome = ToolOutcome::Ran {
+        session: "main".into(),
+        result: Box::new(result(json!({"stdout": "hi\n"}))),
+    };
+    let noted = value(call_result(&outcome).with_note("Note: lowered.".into()));
+    let blocks = noted["content"].as_array().expect("blocks");
+    assert_eq!(blocks.len(), 2);
+    assert_eq!(blocks[1], json!({"type": "text", "text": "Note: lowered."}));
+    assert_eq!(noted["structuredContent"]["stdout"], "hi\n");
 }
 
 #[test]

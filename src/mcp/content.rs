@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use crate::format;
 use crate::js::bulk::{wire_name, Text};
-use crate::names::FILE_URI_TEMPLATE;
+#[cfg(doc)]
+use crate::names::ERROR_CODE_META;
+use crate::names::{ERROR_INTERNAL, ERROR_INVALID_PARAMS, FILE_URI_TEMPLATE};
 use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus};
 use crate::tools::SessionReset;
 
@@ -24,8 +26,10 @@ pub enum ToolOutcome {
     Checked(CheckReport),
     /// `reset_session` reset.
     Reset(SessionReset),
-    /// The call could not be made: bad arguments, or no Python.
+    /// The call could not be made: no Python, or the run ended without a result.
     Failed(String),
+    /// The call's arguments did not fit the tool's schema: the model's to fix.
+    Invalid(String),
 }
 
 /// Text files up to this size come back inline as embedded resources;
@@ -42,6 +46,25 @@ pub struct CallToolResult<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     structured_content: Option<Structured<'a>>,
     is_error: bool,
+    /// For a call that failed without a result: why, as a JSON-RPC error
+    /// code under [`ERROR_CODE_META`], for programs (a model reads the text).
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<FailureMeta>,
+}
+
+/// The `_meta` of a failed call's result.
+#[derive(Serialize, Debug)]
+struct FailureMeta {
+    #[serde(rename = "sandpit/errorCode")]
+    error_code: i32,
+}
+
+impl CallToolResult<'_> {
+    /// The same result with `note` as one more text block, for the model to read.
+    pub fn with_note(mut self, note: String) -> Self {
+        self.content.push(Block::Text { text: note.into() });
+        self
+    }
 }
 
 /// The whole outcome, for clients that read structure rather than text.
@@ -103,6 +126,7 @@ pub fn call_result(outcome: &ToolOutcome) -> CallToolResult<'_> {
             content: vec![text(check_summary(report))],
             structured_content: Some(Structured::Check(report)),
             is_error: false,
+            meta: None,
         },
         ToolOutcome::Reset(reset) => CallToolResult {
             content: vec![text(format!(
@@ -111,12 +135,21 @@ pub fn call_result(outcome: &ToolOutcome) -> CallToolResult<'_> {
             ))],
             structured_content: Some(Structured::Reset(reset)),
             is_error: false,
+            meta: None,
         },
-        ToolOutcome::Failed(message) => CallToolResult {
-            content: vec![text(message.clone())],
-            structured_content: None,
-            is_error: true,
-        },
+        ToolOutcome::Failed(message) => failure(message, ERROR_INTERNAL),
+        ToolOutcome::Invalid(message) => failure(message, ERROR_INVALID_PARAMS),
+    }
+}
+
+fn failure(message: &str, error_code: i32) -> CallToolResult<'static> {
+    CallToolResult {
+        content: vec![Block::Text {
+            text: message.into(),
+        }],
+        structured_content: None,
+        is_error: true,
+        meta: Some(FailureMeta { error_code }),
     }
 }
 
@@ -142,6 +175,7 @@ fn run_result<'a>(session: &str, result: &'a RunResult) -> CallToolResult<'a> {
         content,
         structured_content: Some(Structured::Run(result)),
         is_error: result.status != RunStatus::Ok,
+        meta: None,
     }
 }
 

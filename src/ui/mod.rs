@@ -3,6 +3,7 @@
 //! Components only wire signals to the runtime client; they never see the
 //! worker, the service worker or IndexedDB.
 
+mod agent_access;
 mod download;
 mod editor;
 mod examples;
@@ -79,12 +80,13 @@ pub fn App() -> impl IntoView {
     );
     let files = persistence.files();
     let pwa = watch_pwa(status);
-    let relay = agents::offer_tools(ToolHost {
+    let offer = agents::offer_tools(ToolHost {
         runtime,
         runs,
         shown: true,
         persistence: Some(persistence),
     });
+    let relay = offer.relay;
     // Why the last Run click did not start a run, if it did not.
     let notice = RwSignal::new(None::<String>);
 
@@ -178,7 +180,7 @@ pub fn App() -> impl IntoView {
                 </Show>
                 <InstallButton pwa />
                 <ThemeSwitch />
-                <Settings pwa />
+                <Settings pwa web_mcp=offer.web_mcp />
             </header>
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.

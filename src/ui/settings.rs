@@ -14,7 +14,11 @@ use crate::store::{self, records::Usage};
 /// A panel in the header: the offline copy's state and version, storage
 /// usage (read when the panel opens), and clearing the saved work.
 #[component]
-pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
+pub fn Settings(
+    pwa: ReadSignal<PwaState>,
+    /// Whether the page offers its tools to browser agents (WebMCP).
+    web_mcp: RwSignal<bool>,
+) -> impl IntoView {
     let usage = RwSignal::new(None::<Result<Usage, String>>);
     let deployment = RwSignal::new(None::<Result<Deployment, String>>);
     let confirming = RwSignal::new(false);
@@ -58,6 +62,7 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
             <div class="settings-body">
                 <OfflineState pwa />
                 <DeploymentFacts deployment />
+                <super::agent_access::AgentAccess web_mcp />
                 <p data-testid="storage-usage">{move || usage.get().map(|usage| match usage {
                     Ok(usage) => storage_usage(&usage),
                     Err(error) => format!("Storage: {error}"),

@@ -33,7 +33,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8"));
 
     const figures = new Set(results.figures.map((f) => f.figure));
-    assert.deepEqual([...figures].sort(), ["1", "2", "3", "4", "5", "6", "7", "8"]);
+    assert.deepEqual([...figures].sort(), ["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
     for (const figure of results.figures) {
       assertMeasured(figure, "sandpit", figure.sandpit);
       if (figure.raw !== null) assertMeasured(figure, "raw", figure.raw);
@@ -68,6 +68,11 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     }
     assert.ok(results.details.memory["sandpit-client"].last.workers >= 1, "the widget's workers are measured");
 
+    // Figure 9: the chat-UI path (the MCP SDK's Client over IframeParentTransport) against raw.
+    for (const id of ["chat_ui_first_call", "chat_ui_round_trip_trivial_p50", "chat_ui_throughput"]) {
+      assert.ok(ids.includes(id), `${id} is missing`);
+    }
+
     // Figure 7's target counts the app's wasm and JS, a part of all its own files.
     const size = Object.fromEntries(results.figures.filter((f) => f.figure === "7").map((f) => [f.id, f.sandpit.value]));
     assert.ok(size.own_code_gzip > 0 && size.own_code_gzip < size.own_size_gzip, JSON.stringify(size));
@@ -76,6 +81,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     assert.match(markdown, /\| 5 \| Recovery after a timeout .* interrupt mode .* \| < 50 ms \|/);
     assert.match(markdown, /\| 6 \| Throughput .* agent path .* \| ≥ 0\.80× raw \|/);
     assert.match(markdown, /\| 7 \| The app's own wasm and JS .* \| < 350 KB gzip \|/);
+    assert.match(markdown, /\| 9 \| Chat-UI path: round trip p50 .* \| < 1 ms over raw \|/);
     assert.doesNotMatch(markdown, /not measured yet/);
     // Every number in it was measured, the splits of a round trip included.
     assert.doesNotMatch(markdown, /NaN|undefined/);
