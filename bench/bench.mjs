@@ -10,7 +10,7 @@
 // Sessions (figures 4, 6, 8) also measure the agent path: bench/client/, a
 // page on another origin driving Sandpit's headless widget through
 // sandpit-client.js, from a serving of the bundle whose config lets it.
-// Figure 9 measures the path chat UIs use: the MCP SDK's Client over
+// Figure 10 measures the path chat UIs use: the MCP SDK's Client over
 // IframeParentTransport, calling as soon as the widget answers `initialize`
 // (bench/chat-ui.mjs).
 import { dirname, join } from "node:path";

@@ -1,5 +1,5 @@
 // @ts-check
-// Figure 9: the path chat UIs really use. A page on its own origin
+// Figure 10: the path chat UIs really use. A page on its own origin
 // (bench/chat-ui/main.mjs, bundled here with esbuild) frames Sandpit's widget
 // and drives it with the official MCP SDK's Client over IframeParentTransport,
 // calling run_python as soon as the widget answers `initialize`; the raw

@@ -188,7 +188,7 @@ export function buildFigures({ loads, sessions, recovery, chatUi, programCount, 
 }
 
 /**
- * Figure 9: the official SDK client over IframeParentTransport, calls from
+ * Figure 10: the official SDK client over IframeParentTransport, calls from
  * the moment the widget answers `initialize` (bench/chat-ui.mjs).
  */
 function chatUiRows(chatUi, programCount) {
@@ -196,7 +196,7 @@ function chatUiRows(chatUi, programCount) {
   return [
     row({
       id: "chat_ui_first_call",
-      figure: "9",
+      figure: "10",
       title: "Chat-UI path (the MCP SDK's Client over IframeParentTransport): first call, sent as the widget answers `initialize` (raw: as its page opens), until its result",
       unit: "ms",
       sandpit: summarise(chatUi.sandpit.firstCallMs),
@@ -205,7 +205,7 @@ function chatUiRows(chatUi, programCount) {
     }),
     row({
       id: "chat_ui_round_trip_trivial_p50",
-      figure: "9",
+      figure: "10",
       title: "Chat-UI path: round trip p50 for a trivial run, the calls right after the first",
       unit: "ms",
       sandpit: summarise(trivial("sandpit"), 0.5),
@@ -215,7 +215,7 @@ function chatUiRows(chatUi, programCount) {
     }),
     row({
       id: "chat_ui_throughput",
-      figure: "9",
+      figure: "10",
       title: `Chat-UI path: throughput over ${programCount} model-style programs, right after the first call`,
       unit: "runs/s",
       sandpit: summarise(chatUi.sandpit.runsPerSecond),

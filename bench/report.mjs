@@ -88,7 +88,7 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "main-thread time, JS heap and DOM heap include the widget's. The client creates its iframe with " +
       "`allow=\"cross-origin-isolated\"`, so on this isolated page the widget is cross-origin isolated too, as on a host " +
       "page that isolates itself; no run measured here times out. Figures 1 to 3, 5 and 7 are the app page's only.",
-    "- The chat-UI path (`bench/chat-ui/`, figure 9): a page on another loopback origin (not isolated) frames the " +
+    "- The chat-UI path (`bench/chat-ui/`, figure 10): a page on another loopback origin (not isolated) frames the " +
       "widget (`widget.html`, shown, not headless) and connects the official MCP SDK's `Client` over `@mcp-b/transports`' " +
       "`IframeParentTransport`; the moment the widget answers `initialize` it calls `run_python` (a first call, which waits " +
       "for Python to load), then at once either the trivial round trips or the program set, each call sent when the one " +

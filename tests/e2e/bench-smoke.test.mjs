@@ -33,7 +33,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8"));
 
     const figures = new Set(results.figures.map((f) => f.figure));
-    assert.deepEqual([...figures].sort(), ["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+    assert.deepEqual([...figures].sort((a, b) => Number(a) - Number(b)), ["1", "2", "3", "4", "5", "6", "7", "8", "10"]);
     for (const figure of results.figures) {
       assertMeasured(figure, "sandpit", figure.sandpit);
       if (figure.raw !== null) assertMeasured(figure, "raw", figure.raw);
@@ -68,7 +68,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     }
     assert.ok(results.details.memory["sandpit-client"].last.workers >= 1, "the widget's workers are measured");
 
-    // Figure 9: the chat-UI path (the MCP SDK's Client over IframeParentTransport) against raw.
+    // Figure 10: the chat-UI path (the MCP SDK's Client over IframeParentTransport) against raw.
     for (const id of ["chat_ui_first_call", "chat_ui_round_trip_trivial_p50", "chat_ui_throughput"]) {
       assert.ok(ids.includes(id), `${id} is missing`);
     }
