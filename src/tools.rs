@@ -67,7 +67,12 @@ impl Tool {
                  load on import: pure-Python ones such as sympy ship with Sandpit, and numpy, \
                  pandas, matplotlib and the other Pyodide packages download on first use. \
                  There is no other network access unless the deployment allows it, and no \
-                 stdin. Use check_python first to see which imports need the network."
+                 stdin. Use check_python first to see which imports need the network. \
+                 Send `tests` with the code to verify it: Python run after the code in the \
+                 same namespace, made of top-level asserts and/or `def test_*` functions; \
+                 the result's `verification` lists each test as passed or failed, with the \
+                 compared values of a failed assert (e.g. `assert 4 == 5` where 4 = \
+                 add(2, 2)), and the call is an error when a test fails."
             }
             Self::CheckPython => {
                 "Check Python code without running it: whether it compiles (the syntax error \
@@ -200,6 +205,11 @@ pub struct RunPythonArgs {
     /// (e.g. "scikit-learn").
     #[serde(default)]
     pub packages: Vec<String>,
+    /// Python that checks the code, run after it in the same namespace:
+    /// top-level asserts and/or `def test_*` functions, e.g.
+    /// "assert add(2, 2) == 4". Each is reported in `verification`.
+    #[serde(default)]
+    pub tests: Option<String>,
 }
 
 /// A file handed to `run_python`: text, or any bytes as base64.
@@ -277,7 +287,8 @@ impl RunPythonArgs {
             .in_session(valid_session(session)?)
             .with_timeout_ms(timeout_ms)
             .with_files(files)
-            .with_packages(self.packages))
+            .with_packages(self.packages)
+            .with_tests(self.tests))
     }
 }
 

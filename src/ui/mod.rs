@@ -96,6 +96,7 @@ pub fn App() -> impl IntoView {
             timeout_seconds: Some(timeout_s.get_untracked().max(0.0)),
             files: files.into_iter().map(ToolFile::from).collect(),
             packages: package_list(&packages.get_untracked()),
+            tests: None,
         };
         let request = match args.into_request() {
             Ok(request) => request,
