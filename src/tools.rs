@@ -367,6 +367,12 @@ pub enum ToolError {
 impl ToolCall {
     /// Checks `arguments` (a JSON object, or null for none) against the tool called `name`.
     pub fn parse(name: &str, arguments: &Json) -> Result<Self, ToolError> {
+        Self::parse_in(name, arguments, DEFAULT_SESSION)
+    }
+
+    /// As [`ToolCall::parse`], with `session` where the arguments name none
+    /// (the Ask panel's model works in the page's current session).
+    pub fn parse_in(name: &str, arguments: &Json, session: &str) -> Result<Self, ToolError> {
         let tool = Tool::named(name).ok_or_else(|| ToolError::Unknown(name.to_owned()))?;
         // No arguments read as no fields; the empty object is made only then.
         let none;
@@ -383,7 +389,8 @@ impl ToolCall {
         let parse_error = |e: JsonError| invalid(e.to_string());
         match tool {
             Tool::RunPython => {
-                let args: RunPythonArgs = arguments.read().map_err(parse_error)?;
+                let mut args: RunPythonArgs = arguments.read().map_err(parse_error)?;
+                args.session = args.session.or_else(|| Some(session.to_owned()));
                 args.into_request().map(Self::RunPython).map_err(invalid)
             }
             Tool::CheckPython => {
@@ -391,8 +398,8 @@ impl ToolCall {
                 Ok(Self::CheckPython { code })
             }
             Tool::ResetSession => {
-                let ResetSessionArgs { session } = arguments.read().map_err(parse_error)?;
-                let session = session.unwrap_or_else(|| DEFAULT_SESSION.to_owned());
+                let ResetSessionArgs { session: named } = arguments.read().map_err(parse_error)?;
+                let session = named.unwrap_or_else(|| session.to_owned());
                 Ok(Self::ResetSession {
                     session: valid_session(session).map_err(invalid)?,
                 })

@@ -144,7 +144,9 @@ export class Sandpit {
    * `status: "error"`; only a refused or impossible call rejects.
    *
    * Options: `session`, `timeoutSeconds`, `files` (`[{path, text}]` or
-   * `[{path, content_base64}]`), `packages`, and callbacks `onStdout(text)`,
+   * `[{path, content_base64}]`), `packages`, `tests` (Python run after the
+   * code in its namespace: top-level asserts and `def test_*` functions,
+   * reported in the result's `verification`), and callbacks `onStdout(text)`,
    * `onStderr(text)`, `onStatus(message)` (e.g. "running", "Loading tabulate: 12.0 KB of 40.0 KB").
    *
    * @param {string} code
@@ -153,17 +155,19 @@ export class Sandpit {
    *   timeoutSeconds?: number,
    *   files?: ToolCalls["run_python"]["arguments"]["files"],
    *   packages?: string[],
+   *   tests?: string,
    * } & Listeners} [options]
    * @returns {Promise<ToolCalls["run_python"]["result"]>}
    */
   async run(code, options = {}) {
-    const { session, timeoutSeconds, files, packages, onStdout, onStderr, onStatus } = options;
+    const { session, timeoutSeconds, files, packages, tests, onStdout, onStderr, onStatus } = options;
     /** @type {ToolCalls["run_python"]["arguments"]} */
     const args = { code };
     if (session !== undefined) args.session = session;
     if (timeoutSeconds !== undefined) args.timeout_seconds = timeoutSeconds;
     if (files !== undefined) args.files = files;
     if (packages !== undefined) args.packages = packages;
+    if (tests !== undefined) args.tests = tests;
     const result = await this.#call("run_python", args, { onStdout, onStderr, onStatus });
     return result.structuredContent ?? Promise.reject(new SandpitError(textOf(result)));
   }
