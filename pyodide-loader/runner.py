@@ -1112,6 +1112,10 @@ def _describe_error(error: BaseException, filename: str, code: str) -> dict:
                 if same_line and frame.end_colno is not None
                 else None
             )
+    trace = "".join(traceback.format_exception(type(error), error, tb))
+    innermost = tb
+    while innermost is not None and innermost.tb_next is not None:
+        innermost = innermost.tb_next
     return {
         "type": type(error).__name__,
         "message": _message(error),
@@ -1119,8 +1123,32 @@ def _describe_error(error: BaseException, filename: str, code: str) -> dict:
         "column": column,
         "end_column": end_column,
         "source": _source_around(lines, line),
-        "traceback": "".join(traceback.format_exception(type(error), error, tb)),
-        "hint": _hint(error),
+        "traceback": trace,
+        "hint": _hint(error) or _name_hint(error, line, trace, innermost),
+    }
+
+
+def _name_hint(error: BaseException, line, trace: str, tb) -> "dict | None":
+    """For a name that is not defined: the name meant, as Python guesses it
+    (``Did you mean: 'total'?`` ends the traceback from 3.12 on) or else the
+    closest name the failing frame knows, and what to do."""
+    name = getattr(error, "name", None) if isinstance(error, NameError) else None
+    if not isinstance(name, str) or not name:
+        return None
+    said = re.search(r"Did you mean: '([^']+)'\?\s*$", trace)
+    guess = said.group(1) if said else None
+    if guess is None and tb is not None:
+        import difflib
+
+        frame = tb.tb_frame
+        known = {*frame.f_locals, *frame.f_globals, *frame.f_builtins}
+        guess = next(iter(difflib.get_close_matches(name, known, n=1)), None)
+    meant = f"Did you mean {guess!r}? " if guess else ""
+    where = f" when line {line} runs" if line else ""
+    return {
+        "code": "undefined_name",
+        "message": f"{meant}{name!r} is not defined{where}: fix the spelling, or define it "
+        "(assign or import it) before it is used.",
     }
 
 

@@ -359,6 +359,9 @@ pub enum HintCode {
     Crashed,
     /// A network request was blocked by the sandbox's policy; see `blocked`.
     NetworkBlocked,
+    /// A name the code uses is not defined (misspelt, or used before it is
+    /// assigned or imported); the hint names Python's guess at the one meant.
+    UndefinedName,
 }
 
 /// A request the browser refused under the worker's Content-Security-Policy.

@@ -3,11 +3,13 @@
 //! Components only wire signals to the runtime client; they never see the
 //! worker, the service worker or IndexedDB.
 
+mod ask;
 mod download;
 mod editor;
 mod examples;
 mod file_preview;
 mod files;
+mod model_settings;
 mod rich;
 mod run_list;
 mod run_view;
@@ -30,8 +32,10 @@ use crate::app::{start_runtime, RunEntry, RunPhase};
 use crate::protocol::{DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
 use crate::store::workspace::{PageState, Persistence};
 use crate::surfaces::agents;
+use crate::surfaces::ask::Ask;
 use crate::surfaces::tool_host::ToolHost;
 use crate::tools::{RunPythonArgs, ToolFile};
+use ask::AskPanel;
 use editor::Editor;
 use examples::{Example, ExamplesMenu};
 use files::FilesPanel;
@@ -79,12 +83,24 @@ pub fn App() -> impl IntoView {
     );
     let files = persistence.files();
     let pwa = watch_pwa(status);
-    let relay = agents::offer_tools(ToolHost {
+    let host = ToolHost {
         runtime,
         runs,
         shown: true,
         persistence: Some(persistence),
-    });
+    };
+    let relay = agents::offer_tools(host);
+    // The Ask panel's model: its settings and key from this browser, or the deployment's preset.
+    let saved_model = crate::store::model_settings::load();
+    let model_known = saved_model.is_some();
+    let ask = Ask::start(
+        host,
+        saved_model.unwrap_or_default(),
+        crate::store::model_settings::load_key(),
+    );
+    provide_context(ask);
+    let model_refused = RwSignal::new(None::<String>);
+    model_settings::apply_deployment_preset(ask, model_known, model_refused);
     // Why the last Run click did not start a run, if it did not.
     let notice = RwSignal::new(None::<String>);
 
@@ -179,7 +195,7 @@ pub fn App() -> impl IntoView {
                 </Show>
                 <InstallButton pwa />
                 <ThemeSwitch />
-                <Settings pwa />
+                <Settings pwa model_refused />
             </header>
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.
@@ -188,7 +204,10 @@ pub fn App() -> impl IntoView {
                     <ExamplesMenu on_pick=open_example />
                     <SessionBar runtime session names files />
                 </div>
-                <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                <div class="workbench">
+                    <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                    <AskPanel session code />
+                </div>
                 <Show when=move || notice.with(Option::is_some)>
                     <p class="notice status-error" data-testid="run-notice">
                         {move || notice.get()}

@@ -101,6 +101,14 @@ pub fn reveal_run(seq: usize) {
     });
 }
 
+/// A finished run's result, as the run list shows it (the Ask panel shows
+/// the runs of a model's tool calls so).
+#[component]
+pub fn ResultView(result: RunResult, session: String) -> impl IntoView {
+    let phase = RwSignal::new(RunPhase::Finished(Box::new(result.clone())));
+    view! { <Finished result session phase /> }
+}
+
 /// The submitted code with line numbers; the failing line, if any, is marked.
 ///
 /// The numbers and the code are one text each, not an element per line: the
@@ -108,7 +116,7 @@ pub fn reveal_run(seq: usize) {
 /// wrap, so the numbers stay beside their lines, and the failing line's mark
 /// is a band that style.css places from `--error-line`.
 #[component]
-fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoView {
+pub fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoView {
     let numbers = (1..=code.lines().count().max(1))
         .map(|number| number.to_string())
         .collect::<Vec<_>>()

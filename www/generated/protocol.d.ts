@@ -13,7 +13,8 @@ export type HintCode =
   | "timed_out"
   | "cancelled"
   | "crashed"
-  | "network_blocked";
+  | "network_blocked"
+  | "undefined_name";
 /**
  * Which standard stream a piece of output came from.
  */
