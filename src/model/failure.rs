@@ -87,15 +87,15 @@ impl HttpFailure {
         Decision::Stop(note)
     }
 
-    /// How long a 429 asks to wait: `Retry-After` in seconds, else a
-    /// default; `None` when that is longer than is worth waiting.
+    /// How long a 429 asks to wait: `Retry-After` in whole seconds (as
+    /// HTTP writes it; a date, or nothing, gets a default); `None` when that
+    /// is longer than is worth waiting.
     fn wait_ms(&self) -> Option<u64> {
         let asked = self
             .retry_after
             .as_deref()
-            .and_then(|value| value.trim().parse::<f64>().ok())
-            .filter(|seconds| seconds.is_finite() && *seconds >= 0.0)
-            .map_or(DEFAULT_WAIT_MS, |seconds| (seconds * 1000.0).ceil() as u64);
+            .and_then(|value| value.trim().parse::<u64>().ok())
+            .map_or(DEFAULT_WAIT_MS, |seconds| seconds.saturating_mul(1000));
         (asked <= MAX_WAIT_MS).then_some(asked)
     }
 
@@ -191,8 +191,16 @@ mod tests {
             }
         ));
         assert!(matches!(
-            failure(429, Some("0.2"), "").decide(2, "e", "m"),
-            Decision::Retry { after_ms: 200, .. }
+            failure(429, Some("0"), "").decide(2, "e", "m"),
+            Decision::Retry { after_ms: 0, .. }
+        ));
+        let date = failure(429, Some("Wed, 21 Oct 2026 07:28:00 GMT"), "");
+        assert!(matches!(
+            date.decide(0, "e", "m"),
+            Decision::Retry {
+                after_ms: 10_000,
+                ..
+            }
         ));
         assert!(stop(limited.decide(3, "e", "m")).starts_with("Still rate limited after 3 retries"));
         assert!(

@@ -2,14 +2,11 @@
 //! the model's name and the step limit; the presets; a deployment's preset
 //! (never a key); and which endpoint a saved key may be sent to.
 
-use serde::{Deserialize, Serialize};
-
 use crate::format::quoted;
 use crate::js::bulk::Json;
 
 /// The API a model endpoint speaks.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Provider {
     /// OpenAI's Chat Completions, as OpenAI, OpenRouter, Groq, Ollama, LM
     /// Studio, llama.cpp's server and vLLM serve it.
@@ -51,8 +48,7 @@ pub const DEFAULT_STEP_LIMIT: u32 = 8;
 pub const MAX_STEP_LIMIT: u32 = 50;
 
 /// The model settings, as saved (without the key, which is kept apart).
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[serde(default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ModelSettings {
     /// The API spoken.
     pub provider: Provider,
@@ -193,7 +189,7 @@ fn is_loopback(host: &str) -> bool {
 /// The saved API key and the endpoint it was entered for: it is sent there
 /// and nowhere else, until the person enters it again or confirms it for
 /// another endpoint.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyBinding {
     /// The endpoint ([`normal_endpoint`]) the key belongs to.
     pub endpoint: String,
@@ -227,17 +223,8 @@ const KEY_FIELDS: [&str; 6] = [
     "secret",
 ];
 
-/// A deployment's model preset: `model` in `sandpit.config.json`.
-#[derive(Deserialize, Debug, Clone, PartialEq, Eq, Default)]
-#[serde(deny_unknown_fields)]
-struct ConfigModel {
-    #[serde(default)]
-    provider: Option<String>,
-    #[serde(default)]
-    endpoint: Option<String>,
-    #[serde(default)]
-    model: Option<String>,
-}
+/// The fields a deployment's model preset may have.
+const PRESET_FIELDS: [&str; 3] = ["provider", "endpoint", "model"];
 
 /// The settings a deployment presets in its config's `model` (`None` when
 /// it has none): provider, endpoint, model. A key there is refused with the
@@ -252,17 +239,36 @@ pub fn deployment_preset(model: Option<&Json>) -> Result<Option<ModelSettings>, 
             crate::names::CONFIG_FILE
         ));
     }
-    if let Some(field) = KEY_FIELDS.iter().find(|f| model.get(f).is_some()) {
+    let fields = model.keys();
+    if let Some(field) = fields.iter().find(|f| KEY_FIELDS.contains(&f.as_str())) {
         return Err(format!(
             "{}: model.{field} is refused: an API key must never be in the deployment's config, which every visitor can read. Each person enters their own key in Settings.",
             crate::names::CONFIG_FILE
         ));
     }
-    let config: ConfigModel = model
-        .read()
-        .map_err(|e| format!("{}: model: {e}", crate::names::CONFIG_FILE))?;
+    let mut given = [None, None, None];
+    for field in fields {
+        let Some(at) = PRESET_FIELDS.iter().position(|known| *known == field) else {
+            return Err(format!(
+                "{}: model: unknown field {}, expected provider, endpoint or model",
+                crate::names::CONFIG_FILE,
+                quoted(&field)
+            ));
+        };
+        let value = model
+            .get(&field)
+            .and_then(|v| v.as_string())
+            .ok_or_else(|| {
+                format!(
+                    "{}: model.{field} must be a string",
+                    crate::names::CONFIG_FILE
+                )
+            })?;
+        given[at] = Some(value);
+    }
+    let [provider, endpoint, name] = given;
     let mut settings = ModelSettings::default();
-    if let Some(id) = config.provider {
+    if let Some(id) = provider {
         settings.provider = Provider::from_id(&id).ok_or_else(|| {
             format!(
                 "{}: model.provider must be \"openai\" or \"anthropic\", not {}",
@@ -271,12 +277,12 @@ pub fn deployment_preset(model: Option<&Json>) -> Result<Option<ModelSettings>, 
             )
         })?;
     }
-    if let Some(endpoint) = config.endpoint {
+    if let Some(endpoint) = endpoint {
         check_endpoint(&endpoint)
             .map_err(|e| format!("{}: model.endpoint: {e}", crate::names::CONFIG_FILE))?;
         settings.endpoint = normal_endpoint(&endpoint);
     }
-    settings.model = config.model.unwrap_or_default();
+    settings.model = name.unwrap_or_default();
     Ok(Some(settings))
 }
 
@@ -361,7 +367,11 @@ mod tests {
         let unknown = deployment_preset(Some(&Json::from(json!({"colour": "red"}))));
         assert!(unknown
             .expect_err("refused")
-            .contains("unknown field `colour`"));
+            .contains("unknown field \"colour\""));
+        let number = deployment_preset(Some(&Json::from(json!({"model": 4}))));
+        assert!(number
+            .expect_err("refused")
+            .contains("model.model must be a string"));
         let provider = deployment_preset(Some(&Json::from(json!({"provider": "gemini"}))));
         assert!(provider.expect_err("refused").contains("\"gemini\""));
         let http = deployment_preset(Some(&Json::from(json!({"endpoint": "http://10.0.0.2/v1"}))));

@@ -1,8 +1,6 @@
 //! A model's streamed answer, event by event: the text as it grows, the
 //! tool calls as their pieces arrive, and whether the answer came whole.
 
-use serde::Deserialize;
-
 use super::conversation::ToolUse;
 use super::settings::Provider;
 use super::sse::SseEvent;
@@ -111,34 +109,36 @@ impl TurnBuilder {
         if let Some(error) = json.get("error").filter(|e| !e.is_null()) {
             return Err(StreamError::Provider(error_message(&error)));
         }
-        let chunk: OpenAiChunk = json
-            .read()
-            .map_err(|e| StreamError::NotJson(e.to_string()))?;
         let mut text = String::new();
-        for choice in chunk.choices {
-            if choice.finish_reason.is_some() {
+        for choice in items(&json, "choices") {
+            if choice
+                .get("finish_reason")
+                .is_some_and(|reason| !reason.is_null())
+            {
                 // Some servers end with this and no `[DONE]`.
                 self.complete = true;
             }
-            let Some(delta) = choice.delta else { continue };
-            text.push_str(delta.content.as_deref().unwrap_or_default());
-            for piece in delta.tool_calls.unwrap_or_default() {
+            let Some(delta) = choice.get("delta") else {
+                continue;
+            };
+            text.push_str(&string(&delta, "content").unwrap_or_default());
+            for piece in items(&delta, "tool_calls") {
                 let index = piece
-                    .index
-                    .unwrap_or(self.calls.len().saturating_sub(1) as u32)
-                    as usize;
+                    .get("index")
+                    .and_then(|i| i.as_f64())
+                    .map_or(self.calls.len().saturating_sub(1), |i| i as usize);
                 if self.calls.len() <= index {
                     self.calls.resize(index + 1, PartialCall::default());
                 }
                 let call = &mut self.calls[index];
-                if let Some(id) = piece.id {
+                if let Some(id) = string(&piece, "id") {
                     call.id = id;
                 }
-                if let Some(function) = piece.function {
+                if let Some(function) = piece.get("function") {
                     call.name
-                        .push_str(function.name.as_deref().unwrap_or_default());
+                        .push_str(&string(&function, "name").unwrap_or_default());
                     call.arguments
-                        .push_str(function.arguments.as_deref().unwrap_or_default());
+                        .push_str(&string(&function, "arguments").unwrap_or_default());
                 }
             }
         }
@@ -151,39 +151,33 @@ impl TurnBuilder {
 
     fn anthropic(&mut self, event: &SseEvent) -> Result<Update, StreamError> {
         let json = Json::parse(&event.data).map_err(StreamError::NotJson)?;
-        let kind = json
-            .get("type")
-            .and_then(|t| t.as_string())
-            .unwrap_or_default();
-        if kind == "error" {
-            let error = json.get("error").unwrap_or_else(Json::empty_object);
-            return Err(StreamError::Provider(error_message(&error)));
-        }
-        let data: AnthropicEvent = json
-            .read()
-            .map_err(|e| StreamError::NotJson(e.to_string()))?;
-        match kind.as_str() {
+        let index = json
+            .get("index")
+            .and_then(|i| i.as_f64())
+            .unwrap_or_default() as u32;
+        match string(&json, "type").unwrap_or_default().as_str() {
+            "error" => {
+                let error = json.get("error").unwrap_or_else(Json::empty_object);
+                Err(StreamError::Provider(error_message(&error)))
+            }
             "content_block_start" => {
-                if let Some(block) = data.content_block.filter(|b| b.r#type == "tool_use") {
-                    self.block_calls
-                        .push((data.index.unwrap_or_default(), self.calls.len()));
+                let block = json.get("content_block").unwrap_or_else(Json::empty_object);
+                if string(&block, "type").as_deref() == Some("tool_use") {
+                    self.block_calls.push((index, self.calls.len()));
                     self.calls.push(PartialCall {
-                        id: block.id.unwrap_or_default(),
-                        name: block.name.unwrap_or_default(),
+                        id: string(&block, "id").unwrap_or_default(),
+                        name: string(&block, "name").unwrap_or_default(),
                         arguments: String::new(),
                     });
                 }
                 Ok(Update::Nothing)
             }
             "content_block_delta" => {
-                let Some(delta) = data.delta else {
-                    return Ok(Update::Nothing);
-                };
-                if let Some(text) = delta.text.filter(|t| !t.is_empty()) {
+                let delta = json.get("delta").unwrap_or_else(Json::empty_object);
+                if let Some(text) = string(&delta, "text").filter(|t| !t.is_empty()) {
                     return Ok(Update::Text(text));
                 }
-                if let Some(json) = delta.partial_json {
-                    let index = data.index.unwrap_or_default();
+                if let Some(json) = string(&delta, "partial_json") {
                     if let Some((_, call)) = self.block_calls.iter().find(|(b, _)| *b == index) {
                         self.calls[*call].arguments.push_str(&json);
                     }
@@ -199,77 +193,22 @@ impl TurnBuilder {
     }
 }
 
+/// Field `name` of `json` when it is a string.
+fn string(json: &Json, name: &str) -> Option<String> {
+    json.get(name)?.as_string()
+}
+
+/// The items of field `name` of `json` (none when it is not an array).
+fn items(json: &Json, name: &str) -> Vec<Json> {
+    json.get(name)
+        .map(|value| value.items())
+        .unwrap_or_default()
+}
+
 /// A provider's error object (`{"message": ...}`, or a bare string) as a sentence.
 pub fn error_message(error: &Json) -> String {
     error
         .as_string()
         .or_else(|| error.get("message")?.as_string())
         .unwrap_or_else(|| error.compact().to_string())
-}
-
-#[derive(Deserialize)]
-struct OpenAiChunk {
-    #[serde(default)]
-    choices: Vec<OpenAiChoice>,
-}
-
-#[derive(Deserialize)]
-struct OpenAiChoice {
-    #[serde(default)]
-    delta: Option<OpenAiDelta>,
-    #[serde(default)]
-    finish_reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct OpenAiDelta {
-    #[serde(default)]
-    content: Option<String>,
-    #[serde(default)]
-    tool_calls: Option<Vec<OpenAiCallPiece>>,
-}
-
-#[derive(Deserialize)]
-struct OpenAiCallPiece {
-    #[serde(default)]
-    index: Option<u32>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    function: Option<OpenAiFunctionPiece>,
-}
-
-#[derive(Deserialize)]
-struct OpenAiFunctionPiece {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    arguments: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct AnthropicEvent {
-    #[serde(default)]
-    index: Option<u32>,
-    #[serde(default)]
-    content_block: Option<AnthropicBlockStart>,
-    #[serde(default)]
-    delta: Option<AnthropicDelta>,
-}
-
-#[derive(Deserialize)]
-struct AnthropicBlockStart {
-    r#type: String,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct AnthropicDelta {
-    #[serde(default)]
-    text: Option<String>,
-    #[serde(default)]
-    partial_json: Option<String>,
 }

@@ -8,8 +8,6 @@
 //! was entered for, and goes nowhere else: the Python worker is never sent
 //! it, and its CSP would let it reach no endpoint anyway.
 
-use std::collections::BTreeMap;
-
 use gloo_timers::callback::Timeout;
 use leptos::logging::warn;
 use leptos::prelude::*;
@@ -84,11 +82,34 @@ struct Inflight {
     wait: Option<Timeout>,
 }
 
+/// `(session, value)` pairs: a page has a handful of sessions, and a list
+/// is much less code in the wasm than a map.
+type PerSession<T> = Vec<(String, T)>;
+
+/// The value of `session` in `all`, made with `new` when it has none.
+fn slot<'a, T>(all: &'a mut PerSession<T>, session: &str, new: impl FnOnce() -> T) -> &'a mut T {
+    let at = match all.iter().position(|(name, _)| name == session) {
+        Some(at) => at,
+        None => {
+            all.push((session.to_owned(), new()));
+            all.len() - 1
+        }
+    };
+    &mut all[at].1
+}
+
+/// `session`'s value in `all`, read.
+fn find<'a, T>(all: &'a PerSession<T>, session: &str) -> Option<&'a T> {
+    all.iter()
+        .find(|(name, _)| name == session)
+        .map(|(_, value)| value)
+}
+
 /// Every session's conversation and loop, and what they have under way.
 #[derive(Clone, Copy)]
 pub struct Ask {
-    loops: RwSignal<BTreeMap<String, AskLoop>, LocalStorage>,
-    inflight: StoredValue<BTreeMap<String, Inflight>, LocalStorage>,
+    loops: RwSignal<PerSession<AskLoop>, LocalStorage>,
+    inflight: StoredValue<PerSession<Inflight>, LocalStorage>,
     host: ToolHost,
     /// The model settings in force.
     pub settings: RwSignal<ModelSettings>,
@@ -106,8 +127,8 @@ impl Ask {
     /// conversations (work a reload cut short is marked as such).
     pub fn start(host: ToolHost, settings: ModelSettings, key: Option<KeyBinding>) -> Self {
         let this = Self {
-            loops: RwSignal::new_local(BTreeMap::new()),
-            inflight: StoredValue::new_local(BTreeMap::new()),
+            loops: RwSignal::new_local(Vec::new()),
+            inflight: StoredValue::new_local(Vec::new()),
             host,
             settings: RwSignal::new(settings),
             key: RwSignal::new(key),
@@ -125,7 +146,7 @@ impl Ask {
                                 conversation.after_reload();
                                 reloaded.push(conversation.session.clone());
                             }
-                            loops.insert(conversation.session.clone(), AskLoop::new(conversation));
+                            loops.push((conversation.session.clone(), AskLoop::new(conversation)));
                         }
                     });
                     for session in reloaded {
@@ -144,12 +165,14 @@ impl Ask {
         self.loaded.get()
     }
 
-    /// Reads `session`'s loop (a new, empty one when it has none).
-    pub fn with<R>(self, session: &str, read: impl FnOnce(&AskLoop) -> R) -> R {
-        self.loops.with(|loops| match loops.get(session) {
-            Some(ask) => read(ask),
-            None => read(&AskLoop::new(Conversation::new(session))),
-        })
+    /// Reads `session`'s loop; `None` while it has none (nothing was asked there).
+    pub fn with<R>(self, session: &str, read: impl FnOnce(&AskLoop) -> R) -> Option<R> {
+        self.loops.with(|loops| find(loops, session).map(read))
+    }
+
+    fn with_untracked<R>(self, session: &str, read: impl FnOnce(&AskLoop) -> R) -> Option<R> {
+        self.loops
+            .with_untracked(|loops| find(loops, session).map(read))
     }
 
     /// The person asks `text` in `session`.
@@ -180,21 +203,20 @@ impl Ask {
 
     /// Forgets `session`'s conversation (not while its model is at work).
     pub fn clear(self, session: &str) {
-        let idle = self.with(session, |ask| !ask.busy());
-        if idle {
-            self.loops.update(|loops| {
-                loops.insert(session.to_owned(), AskLoop::new(Conversation::new(session)));
-            });
-            self.save(session);
+        if self.with_untracked(session, AskLoop::busy).unwrap_or(false) {
+            return;
         }
+        self.loops.update(|loops| {
+            *slot(loops, session, || AskLoop::new(Conversation::new(session))) =
+                AskLoop::new(Conversation::new(session));
+        });
+        self.save(session);
     }
 
     fn begin(self, session: &str, event: Event) {
         let settings = self.settings.get_untracked();
         let effects = self.loops.try_update(|loops| {
-            loops
-                .entry(session.to_owned())
-                .or_insert_with(|| AskLoop::new(Conversation::new(session)))
+            slot(loops, session, || AskLoop::new(Conversation::new(session)))
                 .start(event, &settings)
         });
         self.apply(session, effects.unwrap_or_default());
@@ -206,8 +228,9 @@ impl Ask {
         }
         let effects = self.loops.try_update(|loops| {
             loops
-                .get_mut(session)
-                .map(|ask| ask.handle(event))
+                .iter_mut()
+                .find(|(name, _)| name == session)
+                .map(|(_, ask)| ask.handle(event))
                 .unwrap_or_default()
         });
         self.apply(session, effects.unwrap_or_default());
@@ -261,7 +284,7 @@ impl Ask {
         change: impl FnOnce(&mut Inflight) -> R,
     ) -> R {
         self.inflight
-            .try_update_value(|all| change(all.entry(session.to_owned()).or_default()))
+            .try_update_value(|all| change(slot(all, session, Inflight::default)))
             .unwrap_or_default()
     }
 
@@ -274,14 +297,13 @@ impl Ask {
                 .and_then(|k| k.key_for(&settings.endpoint))
                 .map(str::to_owned)
         });
-        let Some(request) = self.loops.with_untracked(|loops| {
-            let conversation = &loops.get(session)?.conversation;
-            Some(build(
+        let Some(request) = self.with_untracked(session, |ask| {
+            build(
                 &settings,
                 key.as_deref(),
-                conversation,
+                &ask.conversation,
                 &Tool::descriptors(),
-            ))
+            )
         }) else {
             return;
         };
@@ -349,9 +371,7 @@ impl Ask {
 
     /// Keeps `session`'s conversation.
     fn save(self, session: &str) {
-        let Some(conversation) = self
-            .loops
-            .with_untracked(|loops| loops.get(session).map(|ask| ask.conversation.clone()))
+        let Some(conversation) = self.with_untracked(session, |ask| ask.conversation.clone())
         else {
             return;
         };

@@ -25,9 +25,15 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
     };
     let draft = RwSignal::new(String::new());
     let notice = RwSignal::new(None::<String>);
-    let phase = move || ask.with(&session.get(), |l| l.phase());
+    let phase = move || {
+        ask.with(&session.get(), |l| l.phase())
+            .unwrap_or(Phase::Idle)
+    };
     let busy = move || phase() != Phase::Idle;
-    let count = move || ask.with(&session.get(), |l| l.conversation.entries.len());
+    let count = move || {
+        ask.with(&session.get(), |l| l.conversation.entries.len())
+            .unwrap_or(0)
+    };
     let send = move || {
         let text = draft.get_untracked();
         if text.trim().is_empty() || busy() {
@@ -58,12 +64,16 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
     // Continue picks up after a stop, a failure, the step limit or a reload.
     let can_continue = move || {
         !busy()
-            && ask.with(&session.get(), |l| {
-                matches!(l.conversation.entries.last(), Some(Entry::Note(note)) if note.kind != NoteKind::Waiting)
-            })
+            && ask
+                .with(&session.get(), |l| {
+                    matches!(l.conversation.entries.last(), Some(Entry::Note(note)) if note.kind != NoteKind::Waiting)
+                })
+                .unwrap_or(false)
     };
     let status = move || {
-        let (phase, steps) = ask.with(&session.get(), |l| (l.phase(), l.steps()));
+        let (phase, steps) = ask
+            .with(&session.get(), |l| (l.phase(), l.steps()))
+            .unwrap_or((Phase::Idle, 0));
         let limit = ask.settings.with(|s| s.steps());
         let step = format!(" (step {} of {limit})", steps.max(1).min(limit));
         match phase {
@@ -75,14 +85,19 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
         }
     };
     let export_notebook = move |_| {
-        let notebook = ask.with(&session.get_untracked(), |l| Notebook::of(&l.conversation));
+        let Some(notebook) = ask.with(&session.get_untracked(), |l| Notebook::of(&l.conversation))
+        else {
+            return;
+        };
         let name = format!("sandpit-{}.ipynb", session.get_untracked());
         notice.set(
             download::save_text(&name, "application/x-ipynb+json", &pretty_json(&notebook)).err(),
         );
     };
     let export_python = move |_| {
-        let file = ask.with(&session.get_untracked(), |l| python_file(&l.conversation));
+        let file = ask
+            .with(&session.get_untracked(), |l| python_file(&l.conversation))
+            .flatten();
         let Some(file) = file else {
             return notice.set(Some("No code was run in this conversation yet.".to_owned()));
         };
@@ -110,15 +125,13 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                 <h2 id="ask-title">"Ask a model"</h2>
                 <span class="ask-model" data-testid="ask-model">{model_line}</span>
             </div>
-            <Show when=move || ask.loaded() fallback=|| view! { <p class="run-note">"Loading the conversation…"</p> }>
-                <ol class="ask-log" data-testid="ask-log">
-                    <For
-                        each=move || 0..count()
-                        key=|index| *index
-                        children=move |index| view! { <EntryView ask session index code /> }
-                    />
-                </ol>
-            </Show>
+            <ol class="ask-log" data-testid="ask-log" aria-busy=move || (!ask.loaded()).to_string()>
+                <For
+                    each=move || 0..count()
+                    key=|index| *index
+                    children=move |index| view! { <EntryView ask session index code /> }
+                />
+            </ol>
             <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{status}</p>
             <textarea
                 class="ask-input"
@@ -147,9 +160,7 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                 >
                     "Stop"
                 </button>
-                <Show when=can_continue>
-                    <button data-testid="ask-continue" on:click=resume>"Continue"</button>
-                </Show>
+                {move || can_continue().then(|| view! { <button data-testid="ask-continue" on:click=resume>"Continue"</button> })}
                 <button data-testid="ask-export-notebook" prop:disabled=move || count() == 0 on:click=export_notebook>
                     "Save as notebook"
                 </button>
@@ -164,11 +175,12 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                     "New conversation"
                 </button>
             </div>
-            <Show when=move || notice.with(Option::is_some) || ask.save_error.with(Option::is_some)>
-                <p class="notice status-error" data-testid="ask-notice">
-                    {move || notice.get().or_else(|| ask.save_error.get().map(|e| format!("The conversation could not be kept: {e}")))}
-                </p>
-            </Show>
+            {move || {
+                notice
+                    .get()
+                    .or_else(|| ask.save_error.get().map(|e| format!("The conversation could not be kept: {e}")))
+                    .map(|text| view! { <p class="notice status-error" data-testid="ask-notice">{text}</p> })
+            }}
         </section>
     }
     .into_any()
@@ -197,6 +209,7 @@ fn EntryView(
         ask.with(&session.get(), |l| {
             l.conversation.entries.get(index).cloned()
         })
+        .flatten()
     });
     move || {
         match entry.get() {
@@ -238,7 +251,8 @@ fn AnswerView(
     };
     let verdict = answer
         .is_final()
-        .then(|| ask.with(&session.get_untracked(), |l| l.conversation.verdict(index)));
+        .then(|| ask.with(&session.get_untracked(), |l| l.conversation.verdict(index)))
+        .flatten();
     let mark = verdict.map(|verdict| {
         let verified = verdict.verified();
         view! {
@@ -259,9 +273,11 @@ fn AnswerView(
         .into_iter()
         .enumerate()
         .map(|(number, call)| {
-            let before = ask.with(&session.get_untracked(), |l| {
-                l.conversation.previous_code(index, number)
-            });
+            let before = ask
+                .with(&session.get_untracked(), |l| {
+                    l.conversation.previous_code(index, number)
+                })
+                .flatten();
             view! { <CallView call before code session=session.get_untracked() /> }
         })
         .collect_view();
@@ -337,11 +353,14 @@ fn DiffView(lines: Vec<DiffLine>) -> impl IntoView {
             <pre data-testid="ask-diff">
                 {lines
                     .into_iter()
-                    .map(|line| match line {
-                        DiffLine::Same(text) => view! { <span class="diff-same">{format!("  {text}\n")}</span> }.into_any(),
-                        DiffLine::Removed(text) => view! { <del class="diff-removed">{format!("- {text}\n")}</del> }.into_any(),
-                        DiffLine::Added(text) => view! { <ins class="diff-added">{format!("+ {text}\n")}</ins> }.into_any(),
-                        DiffLine::Folded(count) => view! { <span class="diff-folded">{format!("  … {count} unchanged line(s)\n")}</span> }.into_any(),
+                    .map(|line| {
+                        let (class, text) = match line {
+                            DiffLine::Same(text) => ("diff-same", format!("  {text}\n")),
+                            DiffLine::Removed(text) => ("diff-removed", format!("- {text}\n")),
+                            DiffLine::Added(text) => ("diff-added", format!("+ {text}\n")),
+                            DiffLine::Folded(count) => ("diff-folded", format!("  … {count} unchanged line(s)\n")),
+                        };
+                        view! { <span class=class>{text}</span> }
                     })
                     .collect_view()}
             </pre>

@@ -175,7 +175,7 @@ describe("the Ask panel with an OpenAI-compatible endpoint", () => {
     const schema = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/nbformat.v4.schema.json"), "utf8"));
     delete schema.$schema;
     const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
-    assert.ok(validate(notebook), JSON.stringify(validate.errors));
+    assert.ok(validate(structuredClone(notebook)), JSON.stringify(validate.errors));
     assert.equal(notebook.nbformat, 4);
     const kinds = notebook.cells.map((cell) => cell.cell_type);
     assert.deepEqual(kinds, ["markdown", "markdown", "code", "code", "markdown"]);

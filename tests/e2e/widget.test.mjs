@@ -241,7 +241,8 @@ describe("the JS client", () => {
       const after = await s.run("x", { session: "files" });
       const filesAfter = await s.run("import os\nsorted(os.listdir())", { session: "files" });
       const bad = await s.run("1", { timeoutSeconds: -1 }).catch((e) => e.message);
-      return { ran, file, missing, broken, plan, after, filesAfter, bad };
+      const tested = await s.run("def add(a, b):\n    return a - b", { session: "files", tests: "assert add(2, 2) == 4" });
+      return { ran, file, missing, broken, plan, after, filesAfter, bad, tested };
     });
     assert.equal(out.ran.status, "ok");
     assert.deepEqual(out.file, { mimeType: "text/csv", text: "A,B\n" });
@@ -261,6 +262,11 @@ describe("the JS client", () => {
     assert.deepEqual(out.filesAfter.value.json, []);
     assert.equal(out.after.error.type, "NameError", "the reset session forgot x");
     assert.match(out.bad, /timeout_seconds must be 0/);
+    // Tests sent with the code come back verified, a failed assert with the values it compared.
+    assert.equal(out.tested.status, "ok");
+    assert.equal(out.tested.verification.passed, false);
+    assert.deepEqual(out.tested.verification.tests[0].compared, { left: "0", op: "==", right: "4" });
+    assert.equal(out.tested.verification.tests[0].explanation, "assert 0 == 4\n +  where 0 = add(2, 2)");
   });
 });
 

@@ -58,6 +58,32 @@ impl Json {
         self.0.as_bool()
     }
 
+    /// The number this is, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        self.0.as_f64()
+    }
+
+    /// The names of this object's fields (none when it is not an object).
+    pub fn keys(&self) -> Vec<String> {
+        #[cfg(target_arch = "wasm32")]
+        return self
+            .0
+            .dyn_ref::<js_sys::Object>()
+            .filter(|_| self.is_object())
+            .map(|object| {
+                js_sys::Object::keys(object)
+                    .iter()
+                    .filter_map(|key| key.as_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        #[cfg(not(target_arch = "wasm32"))]
+        self.0
+            .as_object()
+            .map(|object| object.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// Whether this is `null` (in JS, or `undefined`).
     pub fn is_null(&self) -> bool {
         #[cfg(target_arch = "wasm32")]
