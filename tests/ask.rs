@@ -27,6 +27,17 @@ fn settings(provider: Provider) -> ModelSettings {
     }
 }
 
+/// A loop in `session` that was just asked `question`, and its settings.
+fn asked(provider: Provider, session: &str, question: &str) -> (ModelSettings, AskLoop) {
+    let settings = settings(provider);
+    let mut ask = AskLoop::new(Conversation::new(session));
+    assert_eq!(
+        ask.start(Event::Ask(question), &settings),
+        [Effect::Save, Effect::Request]
+    );
+    (settings, ask)
+}
+
 /// An OpenAI stream: text pieces, then tool calls `(id, name, argument pieces)`, then the end.
 fn openai_stream(text: &[&str], calls: &[(&str, &str, &[&str])], done: bool) -> String {
     let mut out = String::new();
@@ -227,9 +238,7 @@ fn one_step_solves_it_and_the_answer_is_verified() {
 
 #[test]
 fn the_next_request_carries_the_errors_type_line_and_hint_and_the_repair_passes() {
-    let settings = settings(Provider::OpenAi);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("Sum a list"), &settings);
+    let (settings, mut ask) = asked(Provider::OpenAi, "main", "Sum a list");
     let args = r#"{"code": "total = 0\nfor x in [1, 2]: total += x\nprint(totl)", "tests": "assert total == 3"}"#;
     answer(
         &mut ask,
@@ -302,9 +311,7 @@ fn the_next_request_carries_the_errors_type_line_and_hint_and_the_repair_passes(
 
 #[test]
 fn failing_tests_are_sent_back_and_the_answer_is_not_verified_until_they_pass() {
-    let settings = settings(Provider::OpenAi);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("add"), &settings);
+    let (settings, mut ask) = asked(Provider::OpenAi, "main", "add");
     answer(
         &mut ask,
         &openai_stream(
@@ -334,9 +341,7 @@ fn failing_tests_are_sent_back_and_the_answer_is_not_verified_until_they_pass() 
 
 #[test]
 fn malformed_arguments_and_unknown_tools_get_their_error_as_the_result() {
-    let settings = settings(Provider::OpenAi);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("go"), &settings);
+    let (settings, mut ask) = asked(Provider::OpenAi, "main", "go");
     let effects = answer(
         &mut ask,
         &openai_stream(
@@ -433,9 +438,7 @@ fn the_step_limit_stops_the_loop_and_says_so() {
 
 #[test]
 fn stop_mid_stream_keeps_the_text_and_drops_the_half_call() {
-    let settings = settings(Provider::OpenAi);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("go"), &settings);
+    let (_, mut ask) = asked(Provider::OpenAi, "main", "go");
     ask.handle(Event::Responded);
     let stream = openai_stream(
         &["Thinking about"],
@@ -463,9 +466,7 @@ fn stop_mid_stream_keeps_the_text_and_drops_the_half_call() {
 
 #[test]
 fn stop_while_a_tool_runs_waits_for_its_result_and_runs_no_more() {
-    let settings = settings(Provider::OpenAi);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("go"), &settings);
+    let (_, mut ask) = asked(Provider::OpenAi, "main", "go");
     answer(
         &mut ask,
         &openai_stream(
@@ -497,9 +498,7 @@ fn stop_while_a_tool_runs_waits_for_its_result_and_runs_no_more() {
 
 #[test]
 fn a_stream_cut_midway_is_said_and_nothing_runs() {
-    let settings = settings(Provider::OpenAi);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("go"), &settings);
+    let (settings, mut ask) = asked(Provider::OpenAi, "main", "go");
     let effects = answer(
         &mut ask,
         &openai_stream(
@@ -538,9 +537,7 @@ fn a_stream_cut_midway_is_said_and_nothing_runs() {
 
 #[test]
 fn http_failures_wait_or_stop_with_a_clear_note() {
-    let settings = settings(Provider::Anthropic);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("go"), &settings);
+    let (settings, mut ask) = asked(Provider::Anthropic, "main", "go");
     let limited = HttpFailure {
         status: 429,
         retry_after: Some("1".into()),
@@ -590,9 +587,7 @@ fn http_failures_wait_or_stop_with_a_clear_note() {
 
 #[test]
 fn anthropic_answers_are_read_and_tool_results_sent_back_in_its_words() {
-    let settings = settings(Provider::Anthropic);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("plot"), &settings);
+    let (settings, mut ask) = asked(Provider::Anthropic, "main", "plot");
     let effects = answer(
         &mut ask,
         &anthropic_stream(
@@ -707,9 +702,7 @@ fn openai_figures_follow_the_tool_messages_as_images_unless_turned_off() {
 
 #[test]
 fn a_reload_mid_loop_keeps_the_conversation_and_asks_to_continue() {
-    let settings = settings(Provider::OpenAi);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("go"), &settings);
+    let (settings, mut ask) = asked(Provider::OpenAi, "main", "go");
     answer(
         &mut ask,
         &openai_stream(
@@ -785,9 +778,7 @@ fn the_key_is_sent_only_where_it_was_entered() {
 
 #[test]
 fn the_notebook_has_markdown_for_words_and_code_cells_with_outputs() {
-    let settings = settings(Provider::OpenAi);
-    let mut ask = AskLoop::new(Conversation::new("main"));
-    ask.start(Event::Ask("Plot and sum"), &settings);
+    let (_, mut ask) = asked(Provider::OpenAi, "main", "Plot and sum");
     answer(
         &mut ask,
         &openai_stream(

@@ -138,9 +138,11 @@ impl Ask {
         };
         spawn_local(async move {
             match conversations::load().await {
-                Ok(kept) => {
+                Ok(mut kept) => {
                     let mut reloaded = Vec::new();
                     this.loops.update(|loops| {
+                        // A question asked before they were back started afresh: it stays.
+                        kept.retain(|c| find(loops, &c.session).is_none());
                         for mut conversation in kept {
                             if conversation.working {
                                 conversation.after_reload();
@@ -323,8 +325,8 @@ impl Ask {
         let current = move |session: &str| self.with_inflight(session, |i| i.serial) == serial;
         let headers = to_js(&request.headers);
         let session = session.to_owned();
-        mark(marks::REQUEST);
         spawn_local(async move {
+            mark(marks::REQUEST);
             let opened = js_open(&request.url, headers, &to_js(&request.body), &signal).await;
             if !current(&session) {
                 return;

@@ -15,7 +15,7 @@ import { after, before, describe, test } from "node:test";
 
 import Ajv from "ajv";
 
-import { ROOT, reachableNamesCode, useSandpit } from "./harness.mjs";
+import { ROOT, reachableNamesCode, seriousViolations, useSandpit } from "./harness.mjs";
 import { startModelStub } from "./model-stub.mjs";
 
 /** The key entered in Settings: the search from Python must never find it. */
@@ -236,6 +236,18 @@ describe("the Ask panel with an OpenAI-compatible endpoint", () => {
     assert.equal(await failedRun.getAttribute("data-failed"), "true", "a failed test makes the call an error");
     assert.equal(await failedRun.getByTestId("test-explanation").textContent(), "assert 1.5 == 2\n +  where 1.5 = mean([1, 2, 3])");
     assert.equal(await sandpit.page.getByTestId("ask-verdict").getAttribute("data-verified"), "true");
+  });
+
+  test("the panel with a repair on screen, and the model's settings, have no serious axe violation, light or dark", async () => {
+    await sandpit.page.getByTestId("ask-diff").waitFor();
+    await sandpit.page.getByTestId("settings").locator("summary").click();
+    await sandpit.page.getByTestId("model-settings").waitFor();
+    for (const theme of ["light", "dark"]) {
+      await sandpit.page.getByTestId("theme").selectOption(theme);
+      assert.deepEqual(await seriousViolations(sandpit.page), [], `${theme} theme`);
+    }
+    await sandpit.page.getByTestId("theme").selectOption("system");
+    await sandpit.page.getByTestId("settings").locator("summary").click();
   });
 
   test("a final answer whose last run failed its tests is marked not verified", async () => {
