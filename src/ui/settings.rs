@@ -78,7 +78,7 @@ pub fn Settings(
                     }
                 >
                     <span class="confirm">
-                        "Delete the saved code, files and run history? The offline copy of the app stays. "
+                        "Delete the saved code, files, run history and conversations? The offline copy of the app stays. "
                         <button data-testid="confirm-clear-data" on:click=clear>
                             "Delete"
                         </button>
