@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { serve } from "../scripts/serve.mjs";
 import { WIDGET_PAGE } from "../www/generated/names.js";
 import { launchChromium } from "./browser.mjs";
+import { measureAskOverhead } from "./ask.mjs";
 import { snapshotBundle } from "./bundle.mjs";
 import { buildFigures } from "./figures.mjs";
 import { measureChatUi, serveChatUi } from "./chat-ui.mjs";
@@ -55,6 +56,8 @@ export const DEFAULT_SETTINGS = {
   memoryRuns: 1000,
   /** Timeouts recovered from per mode and target (figure 5). */
   recoveries: 5,
+  /** Questions to the Ask panel's stub model, five steps each (figure 11). */
+  asks: 10,
 };
 
 /**
@@ -111,12 +114,13 @@ export async function runBench(overrides = {}, log = () => {}) {
       settings.recoveries,
       log,
     );
+    const ask = await measureAskOverhead(browser, appServer.url, settings.asks, log);
     const size = await measureOwnSize(bundle.dist);
     return {
       date: new Date().toISOString(),
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
-      figures: buildFigures({ loads, sessions, recovery, chatUi, programCount: programs.length, size, server }),
+      figures: buildFigures({ loads, sessions, recovery, chatUi, programCount: programs.length, size, server, ask }),
       details: {
         server,
         size,

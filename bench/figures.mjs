@@ -52,7 +52,7 @@ const PATHS = [
 ];
 
 /** Every figure, in the issue's order. */
-export function buildFigures({ loads, sessions, recovery, chatUi, programCount, size, server }) {
+export function buildFigures({ loads, sessions, recovery, chatUi, programCount, size, server, ask }) {
   const fromLoads = (pick) => ({
     sandpit: summarise(loads.sandpit.map(pick)),
     raw: summarise(loads.raw.map(pick)),
@@ -183,6 +183,21 @@ export function buildFigures({ loads, sessions, recovery, chatUi, programCount, 
     }),
     ...PATHS.flatMap((path) => memoryRows(sessions, path)),
     ...chatUiRows(chatUi, programCount),
+    ...[
+      ["p50", 0.5, targets.under(20, "< 20 ms")],
+      ["p95", 0.95, targets.none],
+    ].map(([stat, q, target]) =>
+      row({
+        id: `ask_overhead_${stat}`,
+        figure: "11",
+        title: `Ask loop overhead ${stat}: a model's tool call arriving to its next request leaving, less the run (stub model)`,
+        unit: "ms",
+        stat: String(stat),
+        sandpit: summarise(ask, Number(q)),
+        raw: null,
+        target: /** @type {{ text: string, met: (s: any, r: any) => boolean | null }} */ (target),
+      }),
+    ),
   ];
   return rows;
 }

@@ -8,6 +8,7 @@
 //   BENCH_PROGRAMS      how many programs of the set to use
 //   BENCH_MEMORY_RUNS   runs before the second memory snapshot
 //   BENCH_RECOVERIES    timeouts recovered from per mode
+//   BENCH_ASKS          questions to the Ask panel's stub model (five steps each)
 //   BENCH_OUT           where to write the results (default: bench/)
 //   BENCH_NOTE          a remark for RESULTS.md, e.g. what else the machine was doing
 import { dirname } from "node:path";
@@ -23,6 +24,7 @@ const ENV = {
   programs: "BENCH_PROGRAMS",
   memoryRuns: "BENCH_MEMORY_RUNS",
   recoveries: "BENCH_RECOVERIES",
+  asks: "BENCH_ASKS",
 };
 
 function settingsFromEnv(env) {

@@ -15,6 +15,7 @@ pub mod app;
 pub mod format;
 pub mod js;
 pub mod mcp;
+pub mod model;
 pub mod names;
 pub mod protocol;
 pub mod pwa;

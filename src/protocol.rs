@@ -77,6 +77,10 @@ pub struct RunRequest {
     pub figure_format: FigureFormat,
     /// Output caps.
     pub limits: OutputLimits,
+    /// Python run after `code`, in its namespace, to check it: each top-level
+    /// `assert` and each top-level `def test_*` is a test (see [`Verification`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tests: Option<String>,
 }
 
 impl RunRequest {
@@ -90,7 +94,14 @@ impl RunRequest {
             packages: Vec::new(),
             figure_format: FigureFormat::default(),
             limits: OutputLimits::default(),
+            tests: None,
         }
+    }
+
+    /// The same request, checked by `tests` after the code ran.
+    pub fn with_tests(mut self, tests: Option<String>) -> Self {
+        self.tests = tests;
+        self
     }
 
     /// The same request, with `files` put in the working directory first.
@@ -348,6 +359,9 @@ pub enum HintCode {
     Crashed,
     /// A network request was blocked by the sandbox's policy; see `blocked`.
     NetworkBlocked,
+    /// A name the code uses is not defined (misspelt, or used before it is
+    /// assigned or imported); the hint names Python's guess at the one meant.
+    UndefinedName,
 }
 
 /// A request the browser refused under the worker's Content-Security-Policy.
@@ -479,6 +493,64 @@ pub struct RunResult {
     /// Set when the worker was replaced after this run (timeout without
     /// interrupts, crash, cancel): how the sessions' state was rebuilt.
     pub restored: Option<Restoration>,
+    /// What the request's `tests` found, when it had tests.
+    #[serde(default)]
+    pub verification: Option<Verification>,
+}
+
+impl RunResult {
+    /// Whether the run went well: it finished (`ok`), and its tests, if it
+    /// had any, all passed.
+    pub fn succeeded(&self) -> bool {
+        self.status == RunStatus::Ok && self.verification.as_ref().is_none_or(|v| v.passed)
+    }
+}
+
+/// What a run's tests found.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Verification {
+    /// Whether every test ran and passed.
+    pub passed: bool,
+    /// Each test, in the order it ran: the top-level asserts, then the
+    /// `test_*` functions; also a setup line of the tests that raised.
+    pub tests: Vec<TestCase>,
+    /// Why some or all tests did not run (the code raised, the run was
+    /// stopped, a setup line failed), if they did not.
+    pub not_run: Option<String>,
+}
+
+/// One test and how it went.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TestCase {
+    /// The function's name (`test_add`), or the statement itself for a
+    /// top-level assert (`assert add(2, 2) == 4`).
+    pub name: String,
+    /// Its line in the tests (where it failed, when it did).
+    pub line: u32,
+    /// Whether it passed.
+    pub passed: bool,
+    /// Why it failed, located in the tests: an `AssertionError` for a failed
+    /// assert, or whatever else the test raised.
+    pub error: Option<RunError>,
+    /// For a failed assert, what it evaluated, as pytest shows it:
+    /// `assert 4 == 5` then `+  where 4 = add(2, 2)`.
+    pub explanation: Option<String>,
+    /// For a failed `assert a <op> b`, the values compared.
+    pub compared: Option<Comparison>,
+}
+
+/// The two sides of a failed comparison, as their `repr`s.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Comparison {
+    /// The left side's value.
+    pub left: String,
+    /// The operator: `==`, `!=`, `<`, `<=`, `>`, `>=`, `is`, `is not`, `in`, `not in`.
+    pub op: String,
+    /// The right side's value.
+    pub right: String,
 }
 
 impl RunResult {
@@ -840,7 +912,18 @@ crate::js::reader::read_fields! {
         artifacts: "artifacts",
         files: "files",
         restored: "restored",
+        verification: "verification",
     }
+    Verification { passed: "passed", tests: "tests", not_run: "not_run" }
+    TestCase {
+        name: "name",
+        line: "line",
+        passed: "passed",
+        error: "error",
+        explanation: "explanation",
+        compared: "compared",
+    }
+    Comparison { left: "left", op: "op", right: "right" }
     OutputChunk { stream: "stream", text: "text" }
     LastValue { repr: "repr", json: "json", truncated: "truncated", repr_error: "repr_error" }
     MimeBundle {

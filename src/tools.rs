@@ -67,7 +67,12 @@ impl Tool {
                  load on import: pure-Python ones such as sympy ship with Sandpit, and numpy, \
                  pandas, matplotlib and the other Pyodide packages download on first use. \
                  There is no other network access unless the deployment allows it, and no \
-                 stdin. Use check_python first to see which imports need the network."
+                 stdin. Use check_python first to see which imports need the network. \
+                 Send `tests` with the code to verify it: Python run after the code in the \
+                 same namespace, made of top-level asserts and/or `def test_*` functions; \
+                 the result's `verification` lists each test as passed or failed, with the \
+                 compared values of a failed assert (e.g. `assert 4 == 5` where 4 = \
+                 add(2, 2)), and the call is an error when a test fails."
             }
             Self::CheckPython => {
                 "Check Python code without running it: whether it compiles (the syntax error \
@@ -210,6 +215,11 @@ pub struct RunPythonArgs {
     /// (e.g. "scikit-learn").
     #[serde(default)]
     pub packages: Vec<String>,
+    /// Python that checks the code, run after it in the same namespace:
+    /// top-level asserts and/or `def test_*` functions, e.g.
+    /// "assert add(2, 2) == 4". Each is reported in `verification`.
+    #[serde(default)]
+    pub tests: Option<String>,
 }
 
 /// A file handed to `run_python`: text, or any bytes as base64.
@@ -287,7 +297,8 @@ impl RunPythonArgs {
             .in_session(valid_session(session)?)
             .with_timeout_ms(timeout_ms)
             .with_files(files)
-            .with_packages(self.packages))
+            .with_packages(self.packages)
+            .with_tests(self.tests))
     }
 }
 
@@ -366,6 +377,12 @@ pub enum ToolError {
 impl ToolCall {
     /// Checks `arguments` (a JSON object, or null for none) against the tool called `name`.
     pub fn parse(name: &str, arguments: &Json) -> Result<Self, ToolError> {
+        Self::parse_in(name, arguments, DEFAULT_SESSION)
+    }
+
+    /// As [`ToolCall::parse`], with `session` where the arguments name none
+    /// (the Ask panel's model works in the page's current session).
+    pub fn parse_in(name: &str, arguments: &Json, session: &str) -> Result<Self, ToolError> {
         let tool = Tool::named(name).ok_or_else(|| ToolError::Unknown(name.to_owned()))?;
         // No arguments read as no fields; the empty object is made only then.
         let none;
@@ -382,7 +399,8 @@ impl ToolCall {
         let parse_error = |e: JsonError| invalid(e.to_string());
         match tool {
             Tool::RunPython => {
-                let args: RunPythonArgs = arguments.read().map_err(parse_error)?;
+                let mut args: RunPythonArgs = arguments.read().map_err(parse_error)?;
+                args.session = args.session.or_else(|| Some(session.to_owned()));
                 args.into_request().map(Self::RunPython).map_err(invalid)
             }
             Tool::CheckPython => {
@@ -390,8 +408,8 @@ impl ToolCall {
                 Ok(Self::CheckPython { code })
             }
             Tool::ResetSession => {
-                let ResetSessionArgs { session } = arguments.read().map_err(parse_error)?;
-                let session = session.unwrap_or_else(|| DEFAULT_SESSION.to_owned());
+                let ResetSessionArgs { session: named } = arguments.read().map_err(parse_error)?;
+                let session = named.unwrap_or_else(|| session.to_owned());
                 Ok(Self::ResetSession {
                     session: valid_session(session).map_err(invalid)?,
                 })

@@ -369,6 +369,67 @@ fn a_failed_run_is_an_error_result_with_the_traceback_and_hint() {
 }
 
 #[test]
+fn a_failed_test_makes_the_call_an_error_and_the_text_shows_the_compared_values() {
+    let failed = json!({"name": "assert add(2, 2) == 5", "line": 1, "passed": false,
+        "error": {"type": "AssertionError", "message": "", "line": 1, "column": null, "end_column": null,
+                  "source": [], "traceback": "Traceback ...\nAssertionError\n", "hint": null},
+        "explanation": "assert 4 == 5\n +  where 4 = add(2, 2)",
+        "compared": {"left": "4", "op": "==", "right": "5"}});
+    let passed = json!({"name": "test_zero", "line": 3, "passed": true, "error": null,
+        "explanation": null, "compared": null});
+    let content =
+        ran(json!({"verification": {"passed": false, "tests": [failed, passed], "not_run": null}}));
+    assert_eq!(content["isError"], true, "the code ran, but a test failed");
+    let text = content["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.ends_with(
+            "--- tests ---\n1 test(s) failed, 1 passed.\nFAILED assert add(2, 2) == 5 (line 1 of the tests)\n\
+             assert 4 == 5\n +  where 4 = add(2, 2)"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        content["structuredContent"]["verification"]["tests"][0]["compared"]["left"],
+        "4"
+    );
+
+    let all_passed =
+        ran(json!({"verification": {"passed": true, "tests": [passed], "not_run": null}}));
+    assert_eq!(all_passed["isError"], false);
+    let text = all_passed["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.ends_with("--- tests ---\nAll 1 test(s) passed."),
+        "{text}"
+    );
+
+    let not_run = ran(
+        json!({"status": "error", "verification": {"passed": false, "tests": [],
+        "not_run": "The code raised NameError, so no test ran."}}),
+    );
+    let text = not_run["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.ends_with("0 test(s) failed, 0 passed.\nThe code raised NameError, so no test ran."),
+        "{text}"
+    );
+}
+
+#[test]
+fn run_python_takes_tests_with_the_code() {
+    let call = ToolCall::parse(
+        "run_python",
+        &Json::from(json!({"code": "x = 1", "tests": "assert x == 1"})),
+    );
+    assert!(
+        matches!(call, Ok(ToolCall::RunPython(r)) if r.tests.as_deref() == Some("assert x == 1"))
+    );
+    let description = Tool::RunPython.description();
+    assert!(
+        description.contains("Send `tests` with the code"),
+        "{description}"
+    );
+}
+
+#[test]
 fn figures_become_images_and_files_become_resources() {
     let svg = "<svg xmlns='http://www.w3.org/2000/svg'/>";
     let content = ran(json!({

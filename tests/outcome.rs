@@ -93,6 +93,7 @@ fn failed_run() -> RunResult {
         artifacts: vec![],
         files: vec![],
         restored: None,
+        verification: None,
     }
 }
 

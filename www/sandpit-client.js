@@ -122,6 +122,7 @@ const CONNECT_TIMEOUT_MS = 30_000;
  *   timeoutSeconds?: number,
  *   files?: RunFile[],
  *   packages?: string[],
+ *   tests?: string,
  *   target?: HTMLElement,
  *   showCode?: boolean,
  *   signal?: AbortSignal,
@@ -227,7 +228,9 @@ export class Sandpit {
    * `status: "error"`; only a refused or impossible call rejects.
    *
    * Options: `session`, `timeoutSeconds`, `files` (`[{path, text}]` or
-   * `[{path, content_base64}]`), `packages`, and callbacks `onStdout(text)`,
+   * `[{path, content_base64}]`), `packages`, `tests` (Python run after the
+   * code in its namespace: top-level asserts and `def test_*` functions,
+   * reported in the result's `verification`), and callbacks `onStdout(text)`,
    * `onStderr(text)`, `onStatus(message)` (e.g. "running", "Loading tabulate: 12.0 KB of 40.0 KB").
    * `target`: an element (the chat message the code belongs to) that shows
    * this run's output as it is written and then its result, HTML outputs in
@@ -241,7 +244,7 @@ export class Sandpit {
    * @returns {Promise<RunResult>}
    */
   async run(code, options = {}) {
-    const { session, timeoutSeconds, files, packages, target, showCode = false, signal } = options;
+    const { session, timeoutSeconds, files, packages, tests, target, showCode = false, signal } = options;
     if (target !== undefined && !(target instanceof Element)) {
       throw new SandpitError("run: `target` must be an element of this page", ERROR_INVALID_PARAMS);
     }
@@ -251,6 +254,7 @@ export class Sandpit {
     if (timeoutSeconds !== undefined) args.timeout_seconds = timeoutSeconds;
     if (files !== undefined) args.files = files;
     if (packages !== undefined) args.packages = packages;
+    if (tests !== undefined) args.tests = tests;
     const shown = target && renderInto(target, typeof code === "string" && showCode ? code : null);
     /**
      * The caller's output callback, and the target's when there is one.

@@ -4,8 +4,8 @@
 // Only the page touches this database; the Python worker gets no handle to it.
 
 const DB_NAME = "sandpit";
-/** 1: workspace and runs; 2: files. */
-const DB_VERSION = 2;
+/** 1: workspace and runs; 2: files; 3: conversations with a model. */
+const DB_VERSION = 3;
 /** One record, under WORKSPACE_KEY: sessions, the current one, each one's code. */
 const STATE = "state";
 const WORKSPACE_KEY = "workspace";
@@ -13,12 +13,14 @@ const WORKSPACE_KEY = "workspace";
 const RUNS = "runs";
 /** Each session's files, keyed `[session, path]`: `{ session, path, size, kept }`. */
 const FILES = "files";
-const STORES = [STATE, RUNS, FILES];
+/** Each session's conversation with a model (the Ask panel), keyed by session. */
+const CONVERSATIONS = "conversations";
+const STORES = [STATE, RUNS, FILES, CONVERSATIONS];
 
 /**
  * The object stores of one transaction, by name.
  *
- * @typedef {{ state: IDBObjectStore, runs: IDBObjectStore, files: IDBObjectStore }} Stores
+ * @typedef {{ state: IDBObjectStore, runs: IDBObjectStore, files: IDBObjectStore, conversations: IDBObjectStore }} Stores
  */
 
 /**
@@ -42,6 +44,7 @@ function database() {
         db.createObjectStore(RUNS, { autoIncrement: true });
       }
       if (event.oldVersion < 2) db.createObjectStore(FILES);
+      if (event.oldVersion < 3) db.createObjectStore(CONVERSATIONS);
     };
     request.onsuccess = () => {
       // A newer version of the app (another tab) upgrades the database: let it.
@@ -83,7 +86,12 @@ async function transaction(mode, body, { commit = false } = {}) {
     tx.oncomplete = () => resolve(result);
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error ?? new Error("the transaction was aborted"));
-    result = body({ state: tx.objectStore(STATE), runs: tx.objectStore(RUNS), files: tx.objectStore(FILES) });
+    result = body({
+      state: tx.objectStore(STATE),
+      runs: tx.objectStore(RUNS),
+      files: tx.objectStore(FILES),
+      conversations: tx.objectStore(CONVERSATIONS),
+    });
     if (commit) tx.commit();
   });
 }
@@ -248,11 +256,28 @@ export async function clearAll() {
     batch.settle.forEach(([resolve]) => resolve());
     batch = null;
   }
-  await transaction("readwrite", ({ state, runs, files }) => {
+  await transaction("readwrite", ({ state, runs, files, conversations }) => {
     state.clear();
     runs.clear();
     files.clear();
+    conversations.clear();
   });
+}
+
+/** Every session's conversation with a model. */
+export async function loadConversations() {
+  const read = await transaction("readonly", ({ conversations }) => value(conversations.getAll()));
+  return read();
+}
+
+/**
+ * Replaces `session`'s conversation.
+ *
+ * @param {string} session
+ * @param {object} conversation
+ */
+export async function saveConversation(session, conversation) {
+  await transaction("readwrite", ({ conversations }) => conversations.put(conversation, session));
 }
 
 /**

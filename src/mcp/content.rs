@@ -9,7 +9,7 @@ use crate::js::bulk::{wire_name, Text};
 #[cfg(doc)]
 use crate::names::ERROR_CODE_META;
 use crate::names::{ERROR_INTERNAL, ERROR_INVALID_PARAMS, FILE_URI_TEMPLATE};
-use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus};
+use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus, Verification};
 use crate::tools::SessionReset;
 
 /// What a tool call came to.
@@ -174,7 +174,7 @@ fn run_result<'a>(session: &str, result: &'a RunResult) -> CallToolResult<'a> {
     CallToolResult {
         content,
         structured_content: Some(Structured::Run(result)),
-        is_error: result.status != RunStatus::Ok,
+        is_error: !result.succeeded(),
         meta: None,
     }
 }
@@ -262,6 +262,41 @@ pub fn run_summary(result: &RunResult) -> Text {
         .map(|a| format!("{} ({} bytes, {})", a.path, a.size, a.mime))
         .collect();
     section("files written", &files.join("\n").into());
+    if let Some(verification) = &result.verification {
+        section("tests", &verification_summary(verification).into());
+    }
+    text
+}
+
+/// What a run's tests found, as a model reads it: the count, then each
+/// failed test with where, why, and the values a failed assert compared.
+pub fn verification_summary(verification: &Verification) -> String {
+    let passed = verification.tests.iter().filter(|t| t.passed).count();
+    let failed = verification.tests.len() - passed;
+    let mut text = match (failed, &verification.not_run) {
+        (0, None) => format!("All {passed} test(s) passed."),
+        _ => format!("{failed} test(s) failed, {passed} passed."),
+    };
+    for test in verification.tests.iter().filter(|t| !t.passed) {
+        text.push_str(&format!(
+            "\nFAILED {} (line {} of the tests)",
+            test.name, test.line
+        ));
+        if let Some(explanation) = &test.explanation {
+            text.push_str(&format!("\n{explanation}"));
+        }
+        match (&test.error, &test.explanation) {
+            // A failed assert's explanation says it all, but its message.
+            (Some(error), Some(_)) if !error.message.is_empty() => {
+                text.push_str(&format!("\n{}: {}", error.kind, error.message));
+            }
+            (Some(error), None) => text.push_str(&format!("\n{}", error.traceback.trim_end())),
+            _ => {}
+        }
+    }
+    if let Some(reason) = &verification.not_run {
+        text.push_str(&format!("\n{reason}"));
+    }
     text
 }
 

@@ -118,6 +118,7 @@ pub fn stopped(
         artifacts: Vec::new(),
         files: Vec::new(),
         restored,
+        verification: None,
     }
 }
 

@@ -43,6 +43,8 @@ pub struct LedgerEntry {
     code: String,
     packages: Vec<String>,
     files: Vec<InputFile>,
+    /// Its tests ran in its namespace too, and may have changed it.
+    tests: Option<String>,
 }
 
 /// A job the scheduler is done with.
@@ -177,6 +179,7 @@ impl Scheduler {
                         code: request.code,
                         packages: request.packages,
                         files: request.files,
+                        tests: request.tests,
                     });
                 }
                 done.push(Completion::Finished(id));
@@ -318,6 +321,7 @@ impl Scheduler {
                     packages: entry.packages.clone(),
                     figure_format: FigureFormat::Png,
                     limits: REPLAY_LIMITS,
+                    tests: entry.tests.clone(),
                 },
             },
         };

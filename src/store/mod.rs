@@ -8,8 +8,10 @@
 //! In the browser the records are read field by field ([`crate::js::reader`]),
 //! natively by serde's derive; `tests/reader.rs` checks that both agree.
 
+pub mod conversations;
 pub mod file_keeper;
 pub mod kept_files;
+pub mod model_settings;
 pub mod records;
 pub mod save_tracker;
 pub mod workspace;
@@ -44,6 +46,11 @@ extern "C" {
     async fn js_clear_all() -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = estimate)]
     async fn js_estimate() -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = loadConversations)]
+    async fn js_load_conversations() -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = saveConversation)]
+    async fn js_save_conversation(session: &str, conversation: JsValue)
+        -> Result<JsValue, JsValue>;
 }
 
 /// Why saving or loading failed.

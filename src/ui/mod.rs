@@ -4,11 +4,13 @@
 //! worker, the service worker or IndexedDB.
 
 mod agent_access;
+mod ask;
 mod download;
 mod editor;
 mod examples;
 mod file_preview;
 mod files;
+mod model_settings;
 mod rich;
 mod run_list;
 mod run_view;
@@ -31,8 +33,10 @@ use crate::app::{start_runtime, RunEntry, RunPhase};
 use crate::protocol::{DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
 use crate::store::workspace::{PageState, Persistence};
 use crate::surfaces::agents;
+use crate::surfaces::ask::Ask;
 use crate::surfaces::tool_host::ToolHost;
 use crate::tools::{RunPythonArgs, ToolFile};
+use ask::AskPanel;
 use editor::Editor;
 use examples::{Example, ExamplesMenu};
 use files::FilesPanel;
@@ -80,13 +84,25 @@ pub fn App() -> impl IntoView {
     );
     let files = persistence.files();
     let pwa = watch_pwa(status);
-    let offer = agents::offer_tools(ToolHost {
+    let host = ToolHost {
         runtime,
         runs,
         shown: true,
         persistence: Some(persistence),
-    });
+    };
+    let offer = agents::offer_tools(host);
     let relay = offer.relay;
+    // The Ask panel's model: its settings and key from this browser, or the deployment's preset.
+    let saved_model = crate::store::model_settings::load();
+    let model_known = saved_model.is_some();
+    let ask = Ask::start(
+        host,
+        saved_model.unwrap_or_default(),
+        crate::store::model_settings::load_key(),
+    );
+    provide_context(ask);
+    let model_refused = RwSignal::new(None::<String>);
+    model_settings::apply_deployment_preset(ask, model_known, model_refused);
     // Why the last Run click did not start a run, if it did not.
     let notice = RwSignal::new(None::<String>);
 
@@ -98,6 +114,7 @@ pub fn App() -> impl IntoView {
             timeout_seconds: Some(timeout_s.get_untracked().max(0.0)),
             files: files.into_iter().map(ToolFile::from).collect(),
             packages: package_list(&packages.get_untracked()),
+            tests: None,
         };
         let request = match args.into_request() {
             Ok(request) => request,
@@ -180,7 +197,7 @@ pub fn App() -> impl IntoView {
                 </Show>
                 <InstallButton pwa />
                 <ThemeSwitch />
-                <Settings pwa web_mcp=offer.web_mcp />
+                <Settings pwa web_mcp=offer.web_mcp model_refused />
             </header>
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.
@@ -189,7 +206,10 @@ pub fn App() -> impl IntoView {
                     <ExamplesMenu on_pick=open_example />
                     <SessionBar runtime session names files />
                 </div>
-                <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                <div class="workbench">
+                    <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                    <AskPanel session code />
+                </div>
                 <Show when=move || notice.with(Option::is_some)>
                     <p class="notice status-error" data-testid="run-notice">
                         {move || notice.get()}

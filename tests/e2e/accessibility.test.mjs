@@ -5,13 +5,11 @@
 // tests/e2e/artifacts/ (git-ignored) for a person to look at.
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 
-import { ROOT, useSandpit } from "./harness.mjs";
+import { ROOT, seriousViolations, useSandpit } from "./harness.mjs";
 
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const ARTIFACTS = join(ROOT, "tests", "e2e", "artifacts");
 
 /** @type {import("./harness.mjs").SandpitPage} */
@@ -22,28 +20,6 @@ useSandpit((ready, started) => {
   sandpit = ready;
   app = started;
 });
-
-/**
- * The serious and critical violations axe finds in `page`, as lines naming
- * the rule and the elements.
- *
- * @param {import("playwright-core").Page} page
- */
-async function seriousViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    // @ts-expect-error axe is the global the script tag just added.
-    const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
-    return violations.map((/** @type {any} */ v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).slice(0, 5),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(", ")}`);
-}
 
 /** @param {string} name */
 async function screenshot(name) {

@@ -49,6 +49,7 @@ describe("WebMCP", () => {
     );
     const runSchema = JSON.parse(listed.find((tool) => tool.name === "run_python").inputSchema);
     assert.deepEqual(runSchema.required, ["code"]);
+    assert.equal(runSchema.properties.tests.type.includes("string"), true, "run_python takes tests");
 
     const call = (name, args) =>
       sandpit.page.evaluate(
@@ -62,6 +63,11 @@ describe("WebMCP", () => {
     // The person watching sees what the agent ran.
     const entry = sandpit.page.locator('[data-testid="run-entry"][data-phase="ok"]').filter({ hasText: "from an agent" });
     await entry.waitFor();
+
+    const failing = await call("run_python", { code: "x = 1", tests: "assert x == 2", session: "agent" });
+    assert.equal(failing.isError, true, "a failed test makes the call an error");
+    assert.match(failing.content[0].text, /--- tests ---\n1 test\(s\) failed, 0 passed\.\nFAILED assert x == 2 \(line 1 of the tests\)\nassert 1 == 2/);
+    assert.equal(failing.structuredContent.verification.passed, false);
 
     const checked = await call("check_python", { code: "import json" });
     assert.equal(checked.structuredContent.imports[0].availability, "offline");

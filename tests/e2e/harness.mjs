@@ -8,6 +8,7 @@
 // errors so each test can fail on them.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -538,3 +539,28 @@ export const RED_SQUARE_CLASS = [
   "        header = struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0)",
   "        return b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', header) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')",
 ].join("\n");
+
+/** axe-core's script (pinned in package.json), to add to a page. */
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/**
+ * The serious and critical violations axe finds in `page`, as lines naming
+ * the rule and the elements.
+ *
+ * @param {import("playwright-core").Page} page
+ */
+export async function seriousViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    // @ts-expect-error axe is the global the script tag just added.
+    const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
+    return violations.map((/** @type {any} */ v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).slice(0, 5),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(", ")}`);
+}

@@ -260,7 +260,8 @@ describe("the JS client", () => {
       const missingCode = await rejected(s.readFile("nope.txt", { session: "files" }));
       const badCheck = await rejected(s.check(7));
       const badTarget = await rejected(s.run("1", { target: "#out" }));
-      return { ran, file, missing, broken, plan, after, filesAfter, bad, notCode, missingCode, badCheck, badTarget };
+      const tested = await s.run("def add(a, b):\n    return a - b", { session: "files", tests: "assert add(2, 2) == 4" });
+      return { ran, file, missing, broken, plan, after, filesAfter, bad, notCode, missingCode, badCheck, badTarget, tested };
     });
     assert.equal(out.ran.status, "ok");
     assert.deepEqual(out.file, { mimeType: "text/csv", text: "A,B\n" });
@@ -291,6 +292,11 @@ describe("the JS client", () => {
     assert.equal(out.badCheck.code, -32602);
     assert.equal(out.badTarget.code, -32602);
     assert.match(out.badTarget.message, /`target` must be an element/);
+    // Tests sent with the code come back verified, a failed assert with the values it compared.
+    assert.equal(out.tested.status, "ok");
+    assert.equal(out.tested.verification.passed, false);
+    assert.deepEqual(out.tested.verification.tests[0].compared, { left: "0", op: "==", right: "4" });
+    assert.equal(out.tested.verification.tests[0].explanation, "assert 0 == 4\n +  where 0 = add(2, 2)");
   });
 
   test("stops a run when its signal aborts, and the run resolves as cancelled", async () => {
