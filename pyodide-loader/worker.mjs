@@ -47,6 +47,7 @@ import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from ".
  *   run(requestJson: string, emit: (stream: string, text: string) => void, eager: boolean, failuresJson: string): string | PromiseLike<string> & { destroy(): void },
  *   read_file(session: string, path: string): string,
  *   check(code: string): string,
+ *   complete(session: string, code: string, cursor: number): string,
  *   clear_session(session: string): void,
  * }} Runner
  */
