@@ -153,7 +153,7 @@ async function openSession(browser, target) {
     await target.prepare(context);
     await page.goto(target.url());
     await target.settled(page);
-    await page.evaluate(target.installDriver);
+    await page.evaluate(target.installDriver, target.driverArgument ?? null);
     clock = await mainThreadClock(page);
   } catch (error) {
     await context.close();

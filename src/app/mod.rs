@@ -1,6 +1,7 @@
 //! The page's state that components and surfaces share: the runtime, and
 //! the runs shown with where each is in its life.
 
+pub mod assist;
 pub mod launch;
 
 use leptos::prelude::*;

@@ -19,6 +19,8 @@ use crate::store;
 pub struct PageState {
     /// The editor text.
     pub code: RwSignal<String>,
+    /// The cursor in it (UTF-16 code units, as the editor counts).
+    pub cursor: RwSignal<u32>,
     /// The session picked.
     pub session: RwSignal<String>,
     /// The sessions shown.
@@ -30,6 +32,7 @@ pub struct PageState {
 /// Restores and saves a [`PageState`] and the sessions' files.
 #[derive(Clone, Copy)]
 pub struct Persistence {
+    page: PageState,
     restored: RwSignal<bool>,
     tracker: SaveTracker,
     workspace: StoredValue<Workspace>,
@@ -53,6 +56,7 @@ impl Persistence {
         let tracker = SaveTracker::default();
         let files = FileKeeper::new(runtime, tracker);
         let this = Self {
+            page,
             restored: RwSignal::new(false),
             tracker,
             workspace: StoredValue::new(workspace),
@@ -70,6 +74,7 @@ impl Persistence {
                     if let Some(workspace) = saved.workspace {
                         page.names.set(workspace.sessions.clone());
                         page.session.set(workspace.current.clone());
+                        page.cursor.set(workspace.cursor());
                         page.code.set(workspace.code().to_owned());
                         this.workspace.set_value(workspace);
                     }
@@ -99,6 +104,30 @@ impl Persistence {
     /// The sessions' files.
     pub fn files(self) -> FileKeeper {
         self.files
+    }
+
+    /// What the editor reports: `session`'s text (when it changed) and
+    /// cursor. The current session's go to the page's signals (and so are
+    /// saved); a session already left (typing reported late) is saved as it is.
+    pub fn edited(self, session: &str, code: Option<String>, cursor: u32) {
+        if self
+            .page
+            .session
+            .with_untracked(|current| current == session)
+        {
+            self.page.cursor.set(cursor);
+            if let Some(code) = code {
+                self.page.code.set(code);
+            }
+            return;
+        }
+        self.workspace.update_value(|workspace| {
+            if let Some(code) = &code {
+                workspace.set_draft(session, code);
+            }
+            workspace.set_cursor(session, cursor);
+        });
+        self.save_workspace();
     }
 
     /// Saves `entry` to the history once it has finished, and keeps the
@@ -137,8 +166,20 @@ impl Persistence {
                 code
             });
             if let Some(code) = switched.flatten() {
+                page.cursor
+                    .set(self.workspace.with_value(Workspace::cursor));
                 page.code.set(code);
             }
+            self.save_workspace();
+        });
+        Effect::new(move |_| {
+            let cursor = page.cursor.get();
+            if !self.restored.get() {
+                return;
+            }
+            let session = page.session.get_untracked();
+            self.workspace
+                .update_value(|workspace| workspace.set_cursor(&session, cursor));
             self.save_workspace();
         });
         Effect::new(move |_| {
