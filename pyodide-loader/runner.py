@@ -1127,8 +1127,9 @@ def complete(session: str, code: str, cursor: int) -> str:
         names = {} if owner is _MISSING else _kinds(_static_attributes(owner))
     elif not line[: len(line) - len(token)].endswith("."):
         namespace = _session(session).module.__dict__ if session in _sessions else {}
-        names = _kinds(vars(builtins)) | _kinds(namespace)
-        names |= dict.fromkeys(keyword.kwlist + keyword.softkwlist, "keyword")
+        # A soft keyword that is also a name (``type``, ``_``) is offered as the name.
+        names = dict.fromkeys(keyword.kwlist + keyword.softkwlist, "keyword")
+        names |= _kinds(vars(builtins)) | _kinds(namespace)
     private = token.startswith("_")
     options = [
         {"name": name, "kind": kind}

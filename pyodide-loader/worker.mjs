@@ -702,6 +702,9 @@ async function answer(id, query) {
       case "check":
         found = { check: { report: JSON.parse(runner.check(body.code)) } };
         break;
+      case "complete":
+        found = { complete: { completions: JSON.parse(runner.complete(body.session, body.code, body.cursor)) } };
+        break;
       default:
         throw new Error(`unknown query ${JSON.stringify(kind)}`);
     }

@@ -8,7 +8,7 @@
 // errors so each test can fail on them.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,6 +45,19 @@ export function reachableNamesCode(names) {
     "        o = js.Object.getPrototypeOf(o)",
     "found",
   ].join("\n");
+}
+
+/** Where tests save screenshots of the page's states, for a person to look at (git-ignored). */
+export const ARTIFACTS = join(ROOT, "tests", "e2e", "artifacts");
+
+/**
+ * Saves what `page` shows now as ARTIFACTS/`name`.png: the viewport, as a
+ * person sees it (a full-page picture would show the runs out of view
+ * blank, since the browser skips drawing them).
+ */
+export async function screenshot(page, name) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 }
 
 /** How long Python may take to load in a test (cold wasm compile on a busy 2-core machine). */
@@ -455,16 +468,19 @@ export class SandpitPage {
       index,
       { timeout: RUN_TIMEOUT_MS },
     );
-    // The structured result is written out only when its panel is opened.
-    await this.page.evaluate((n) => {
+    // The structured result is written out only when its panel is opened;
+    // one opened here is closed again once read, as the person left it.
+    const opened = await this.page.evaluate((n) => {
       const toggle = document.querySelectorAll('[data-testid="run-entry"]')[n].querySelector('[data-testid="result-json-toggle"]');
-      if (toggle?.getAttribute("aria-expanded") === "false") toggle.click();
+      if (toggle?.getAttribute("aria-expanded") !== "false") return false;
+      toggle.click();
+      return true;
     }, index);
     await this.page.waitForFunction((n) => {
       const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
       return !entry.querySelector(".result-json") || entry.querySelector('[data-testid="result-json"]');
     }, index);
-    return this.page.evaluate((n) => {
+    const read = await this.page.evaluate((n) => {
       const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
       const text = (id) => entry.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
       return {
@@ -492,6 +508,13 @@ export class SandpitPage {
         json: JSON.parse(text("result-json") ?? "null"),
       };
     }, index);
+    if (opened) {
+      await this.page.evaluate((n) => {
+        const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
+        /** @type {HTMLElement} */ (entry.querySelector('[data-testid="result-json-toggle"]')).click();
+      }, index);
+    }
+    return read;
   }
 
   /** Sets the timeout field (seconds; 0 means none). */

@@ -100,3 +100,7 @@ class TestComplete:
         assert answer["token"] == "fl"
         assert run("import math")["status"] == "ok"
         assert "floor" in offered(complete(code, cursor=code.index("\nprint")))
+
+    def test_a_soft_keyword_that_is_also_a_name_is_offered_as_the_name(self):
+        assert offered(complete("typ"))["type"] == "class"
+        assert offered(complete("matc"))["match"] == "keyword"
