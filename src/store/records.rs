@@ -272,12 +272,23 @@ crate::js::reader::deserialize_by_hand!(StoredRun, StoredFile, Workspace);
 pub struct Saved {
     /// The workspace, unless nothing was saved yet.
     pub workspace: Option<Workspace>,
-    /// Finished runs, oldest first.
+    /// The newest finished runs, oldest first.
     pub runs: Vec<StoredRun>,
+    /// How many runs the history holds in all (the older ones are read a page at a time).
+    pub stored_runs: u32,
     /// Every session's files.
     pub files: Vec<StoredFile>,
     /// Records that could not be read (written by another version) and were skipped.
     pub unreadable: usize,
+}
+
+/// A page of the run history, newest first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HistoryPage {
+    /// Each run with its key in the history (the next page starts before the last key).
+    pub runs: Vec<(f64, StoredRun)>,
+    /// How many runs are older than these.
+    pub older: u32,
 }
 
 impl Saved {
@@ -298,6 +309,7 @@ impl Saved {
         Self {
             workspace,
             runs,
+            stored_runs: 0,
             files,
             unreadable,
         }

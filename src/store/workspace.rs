@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::file_keeper::FileKeeper;
-use super::records::{StoredOutcome, StoredRun, Workspace};
+use super::records::{HistoryPage, StoredOutcome, StoredRun, Workspace};
 use super::save_tracker::SaveTracker;
-use crate::app::{RunEntry, RunPhase, SharedRuntime};
+use crate::app::{RunEntry, RunPhase, SharedRuntime, STORED_RUNS};
 use crate::protocol::RunId;
 use crate::store;
 
@@ -34,6 +34,7 @@ pub struct PageState {
 pub struct Persistence {
     page: PageState,
     restored: RwSignal<bool>,
+    stored_runs: RwSignal<u32>,
     tracker: SaveTracker,
     workspace: StoredValue<Workspace>,
     files: FileKeeper,
@@ -58,6 +59,7 @@ impl Persistence {
         let this = Self {
             page,
             restored: RwSignal::new(false),
+            stored_runs: RwSignal::new(0),
             tracker,
             workspace: StoredValue::new(workspace),
             files,
@@ -78,12 +80,13 @@ impl Persistence {
                         page.code.set(workspace.code().to_owned());
                         this.workspace.set_value(workspace);
                     }
+                    this.stored_runs.set(saved.stored_runs);
                     page.runs.set(
                         saved
                             .runs
                             .into_iter()
                             .enumerate()
-                            .map(earlier_entry)
+                            .map(|(seq, run)| earlier_entry(seq, run))
                             .collect(),
                     );
                     this.files.restore(saved.files);
@@ -104,6 +107,21 @@ impl Persistence {
     /// The sessions' files.
     pub fn files(self) -> FileKeeper {
         self.files
+    }
+
+    /// How many finished runs the history holds (the page shows the newest).
+    pub fn stored_runs(self) -> u32 {
+        self.stored_runs.get()
+    }
+
+    /// A page of the history, newest first: the newest `limit` runs before
+    /// key `before` (from the newest when `None`).
+    pub async fn history_page(
+        self,
+        before: Option<f64>,
+        limit: u32,
+    ) -> Result<HistoryPage, store::StorageError> {
+        store::history_page(before, limit).await
     }
 
     /// What the editor reports: `session`'s text (when it changed) and
@@ -149,6 +167,8 @@ impl Persistence {
             outcome,
         };
         self.tracker.save(async move { store::add_run(&run).await });
+        self.stored_runs
+            .update(|stored| *stored = (*stored + 1).min(STORED_RUNS));
     }
 
     /// The session list, the current session and its code are saved whenever
@@ -200,8 +220,8 @@ impl Persistence {
     }
 }
 
-/// A run from an earlier visit, shown as it ended.
-fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
+/// A run from an earlier visit (or read from the history), shown as it ended.
+pub fn earlier_entry(seq: usize, run: StoredRun) -> RunEntry {
     let owner = Owner::new();
     owner.with(|| RunEntry {
         seq,

@@ -8,6 +8,7 @@ mod editor;
 mod examples;
 mod file_preview;
 mod files;
+mod history;
 mod rich;
 mod run_list;
 mod run_view;
@@ -38,6 +39,7 @@ use crate::tools::{RunPythonArgs, ToolFile};
 use editor::{Editor, RunMark};
 use examples::{Example, ExamplesMenu};
 use files::FilesPanel;
+use history::HistoryPanel;
 use run_list::RunList;
 use sessions::SessionBar;
 use settings::Settings;
@@ -235,7 +237,8 @@ pub fn App() -> impl IntoView {
                 <FilesPanel attached files session on_delete=delete_file />
                 <SaveState persistence />
                 <StatusLine status activity />
-                <RunList runs />
+                <RunList runs history=true />
+                <HistoryPanel persistence />
             </Show>
         </main>
     }

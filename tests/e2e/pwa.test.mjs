@@ -13,7 +13,7 @@ import { after, afterEach, describe, test } from "node:test";
 import { readPrecache, writePrecache } from "../../scripts/precache.mjs";
 import { CONFIG_FILE, WORKER_PATH } from "../../www/generated/names.js";
 import { startCanary } from "./canary.mjs";
-import { DIST, startApp } from "./harness.mjs";
+import { DIST, screenshot, startApp } from "./harness.mjs";
 
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
@@ -420,18 +420,32 @@ describe("the user's work", () => {
     await sandpit.assertHealthy();
   });
 
-  test("the history keeps the latest 100 runs across a reload", async () => {
+  test("a reload brings back the latest 100 runs, and the older ones can be browsed", async () => {
     const sandpit = await openApp();
     await sandpit.waitReady();
-    // 105 runs, queued at once: the five oldest are dropped from storage too.
+    // 105 runs, queued at once: the page lets the five oldest go, the history keeps them.
     await sandpit.runRepeatedly("n = globals().get('n', 0) + 1\nn", 105, 100);
     await sandpit.waitSaved();
     await sandpit.reload();
     const values = await sandpit.runValues();
     assert.equal(values.length, 100);
-    assert.equal(values[0], "6", "the five oldest runs were dropped");
+    assert.equal(values[0], "6", "the page shows the latest 100");
     assert.equal(values.at(-1), "105");
-    assert.match(await sandpit.page.getByTestId("runs-capped").textContent(), /keeps the latest 100 runs/);
+    assert.match(await sandpit.page.getByTestId("runs-capped").textContent(), /shows the latest 100 runs; this browser keeps 105 \(up to 1000\)/);
+
+    await sandpit.page.getByTestId("history-toggle").click();
+    const lines = sandpit.page.getByTestId("history-run");
+    await lines.nth(99).waitFor();
+    assert.equal(await lines.count(), 100, "a page of 100, newest first");
+    await sandpit.page.getByTestId("history-older").click();
+    await lines.nth(104).waitFor();
+    assert.equal(await sandpit.page.getByTestId("history-older").count(), 0, "nothing older");
+    const oldest = lines.nth(104);
+    assert.match(await oldest.textContent(), /^main · ok · n = globals/);
+    await oldest.locator("button").click();
+    assert.equal(await oldest.getByTestId("value").textContent(), "→ 1", "the oldest run, as the page showed it");
+    await oldest.scrollIntoViewIfNeeded();
+    await screenshot(sandpit.page, "history");
     await sandpit.waitReady();
     await sandpit.assertHealthy();
   });
