@@ -183,7 +183,7 @@ const value = (request) => () => request.result;
  * @param {number} limit
  */
 function newestRuns(store, before, limit) {
-  const range = before == null ? null : IDBKeyRange.upperBound(before, true);
+  const range = before == null ? undefined : IDBKeyRange.upperBound(before, true);
   const count = store.count(range);
   /** @type {{ key: IDBValidKey, run: object }[]} */
   const found = [];
