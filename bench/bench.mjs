@@ -21,6 +21,7 @@ import { measureLoads } from "./loads.mjs";
 import { describeMachine, gitDescribe, loadAverage } from "./machine.mjs";
 import { loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
+import { measureTyping } from "./typing.mjs";
 import { measureRecovery } from "./recovery.mjs";
 import { measureOwnSize } from "./size.mjs";
 import { clientTarget, rawTarget, sandpitTarget } from "./targets.mjs";
@@ -50,6 +51,8 @@ export const DEFAULT_SETTINGS = {
   memoryRuns: 1000,
   /** Timeouts recovered from per mode and target (figure 5). */
   recoveries: 5,
+  /** Keys typed into a 2,000-line file in Sandpit's editor (figure 4). */
+  keystrokes: 100,
 };
 
 /**
@@ -86,6 +89,8 @@ export async function runBench(overrides = {}, log = () => {}) {
     const server = await cacheHeaders(appServer.url);
     const loads = await measureLoads([sandpit, raw], settings.loads, log);
     const sessions = await measureSessions(browser, [sandpit, agent, raw], programs, settings, log);
+    const typing = await measureTyping(browser, sandpit, settings.keystrokes);
+    log(`typing: ${settings.keystrokes} keys in a 2,000-line file`);
     const recovery = await measureRecovery(
       browser,
       [
@@ -101,7 +106,7 @@ export async function runBench(overrides = {}, log = () => {}) {
       date: new Date().toISOString(),
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
-      figures: buildFigures({ loads, sessions, recovery, programCount: programs.length, size, server }),
+      figures: buildFigures({ loads, sessions, typing, recovery, programCount: programs.length, size, server }),
       details: {
         server,
         size,

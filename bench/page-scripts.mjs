@@ -219,7 +219,7 @@ export async function installSandpitDriver(editorModule) {
         const answeredAt = spy.doneAt;
         requestAnimationFrame(() =>
           setTimeout(() => {
-            if (described.parts) window.__bench.paints.push(performance.now() - answeredAt);
+            if (described.parts) window.__bench.paints.push({ answeredAt, paintedAt: performance.now() });
           }, 0),
         );
       });
@@ -234,7 +234,7 @@ export async function installSandpitDriver(editorModule) {
   window.__bench = {
     run: (code) => submit(code).then(({ result }) => result),
     submit,
-    /** Per run, ms from its answer reaching the page until its result was painted. */
+    /** Per run, when its answer reached the page and when its result was painted (page clock). */
     paints: [],
     trace() {
       spy.trace = [];
@@ -421,4 +421,31 @@ export async function runSeries({ codes, timeoutMs }) {
   // Outside the time measured: reports on the runs that come after their results.
   await window.__bench.reported?.();
   return { ms, results };
+}
+
+/**
+ * Sandpit, once ready (figure 4's typing row): puts `code` in the editor
+ * through CodeMirror's `EditorView` (from `editorModule`, EDITOR_MODULE in
+ * src/names.rs), the cursor at the end of line `line`, and the keyboard in
+ * the editor; then notes, for every key pressed, when it was pressed
+ * (`keyAt`, the event's own time stamp: waiting in the input queue counts)
+ * and when the frame after the editor's change to the page was painted
+ * (`paintedAt`), in `window.__benchTyping`.
+ */
+export async function typeIntoLongFile({ editorModule, code, line }) {
+  const { EditorView } = await import(new URL(editorModule, document.baseURI).href);
+  const content = /** @type {HTMLElement} */ (document.querySelector('[data-testid="code"]'));
+  const view = EditorView.findFromDOM(content);
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } });
+  view.dispatch({ selection: { anchor: view.state.doc.line(line).to }, scrollIntoView: true });
+  view.focus();
+  const typed = (window.__benchTyping = []);
+  let keyAt = null;
+  addEventListener("keydown", (event) => (keyAt = event.timeStamp), { capture: true });
+  new MutationObserver(() => {
+    if (keyAt === null) return;
+    const pressed = keyAt;
+    keyAt = null;
+    requestAnimationFrame(() => setTimeout(() => typed.push({ keyAt: pressed, paintedAt: performance.now() }), 0));
+  }).observe(content, { subtree: true, childList: true, characterData: true });
 }

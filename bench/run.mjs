@@ -8,6 +8,7 @@
 //   BENCH_PROGRAMS      how many programs of the set to use
 //   BENCH_MEMORY_RUNS   runs before the second memory snapshot
 //   BENCH_RECOVERIES    timeouts recovered from per mode
+//   BENCH_KEYSTROKES    keys typed into a 2,000-line file in the editor
 //   BENCH_OUT           where to write the results (default: bench/)
 //   BENCH_NOTE          a remark for RESULTS.md, e.g. what else the machine was doing
 import { dirname } from "node:path";
@@ -23,6 +24,7 @@ const ENV = {
   programs: "BENCH_PROGRAMS",
   memoryRuns: "BENCH_MEMORY_RUNS",
   recoveries: "BENCH_RECOVERIES",
+  keystrokes: "BENCH_KEYSTROKES",
 };
 
 function settingsFromEnv(env) {

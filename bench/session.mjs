@@ -16,7 +16,7 @@
 // that follows it, always the same one.
 import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
 import { newContext } from "./browser.mjs";
-import { mainThreadClock, pageHeap, workerHeaps } from "./cdp.mjs";
+import { mainThreadClock, pageHeap, traceMainThread, workerHeaps } from "./cdp.mjs";
 import { runSeries } from "./page-scripts.mjs";
 
 /** A run that does nothing worth mentioning but still returns a value. */
@@ -90,10 +90,19 @@ async function longSession(browser, sessions, programs, settings, log) {
   log(`memory after ${sessions[0].runs} runs measured`);
 
   // What a person feels with a long history: a new run's result painting.
+  // The UI page's main thread is traced meanwhile, so each paint's time
+  // splits into the page's work and the wait for the display's next frame.
   for (const s of sessions) await s.page.evaluate(() => window.__bench.paints?.splice(0));
-  await roundTrips(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
+  const ui = sessions.find((s) => s.name === "sandpit");
+  const trivialAgain = () => roundTrips(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
+  const traced = ui ? await traceMainThread(ui.page, trivialAgain) : { busy: null, result: await trivialAgain() };
   const paintAfterMany = Object.fromEntries(
-    await Promise.all(sessions.map(async (s) => [s.name, await s.page.evaluate(() => window.__bench.paints ?? [])])),
+    await Promise.all(
+      sessions.map(async (s) => {
+        const paints = s === ui ? await s.page.evaluate(() => window.__bench.paints) : [];
+        return [s.name, paintTimes(paints, traced.busy)];
+      }),
+    ),
   );
   log(`paint after ${sessions[0].runs} runs measured`);
 
@@ -124,6 +133,20 @@ export async function withSessions(browser, targets, body) {
 }
 
 const sum = (values) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * `{ work, latency }` per paint (`{ answeredAt, paintedAt }` on the page's
+ * clock, or a key's `{ keyAt, paintedAt }`): the page's main-thread time in
+ * between, from the trace's `busy`, and the whole time, which also holds
+ * the wait for the display's next frame.
+ */
+export function paintTimes(paints, busy) {
+  const start = (p) => p.answeredAt ?? p.keyAt;
+  return {
+    work: paints.map((p) => busy(start(p), p.paintedAt)),
+    latency: paints.map((p) => p.paintedAt - start(p)),
+  };
+}
 
 /**
  * What a kind of run cost, run by run: round trips, time inside Python,

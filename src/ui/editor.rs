@@ -15,7 +15,6 @@ use leptos::task::spawn_local;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::future_to_promise;
 
 use crate::app::assist::Assist;
 use crate::editing::marks::Mark;
@@ -35,8 +34,8 @@ extern "C" {
         cursor: u32,
         changed: &Closure<dyn Fn(String, Option<String>, u32)>,
         run: &Closure<dyn Fn()>,
-        lint: &Closure<dyn Fn(String) -> js_sys::Promise>,
-        complete: &Closure<dyn Fn(String, u32) -> js_sys::Promise>,
+        lint: &Closure<dyn Fn(String, js_sys::Function)>,
+        complete: &Closure<dyn Fn(String, u32, js_sys::Function)>,
     ) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(method, js_name = showSession)]
@@ -55,12 +54,13 @@ extern "C" {
     fn destroy(this: &CodeEditor);
 }
 
-/// What the editor calls: kept as long as it lives.
+/// What the editor calls: kept as long as it lives. A question (lint,
+/// complete) comes with the function its answer goes to.
 struct Hooks {
     changed: Closure<dyn Fn(String, Option<String>, u32)>,
     run: Closure<dyn Fn()>,
-    lint: Closure<dyn Fn(String) -> js_sys::Promise>,
-    complete: Closure<dyn Fn(String, u32) -> js_sys::Promise>,
+    lint: Closure<dyn Fn(String, js_sys::Function)>,
+    complete: Closure<dyn Fn(String, u32, js_sys::Function)>,
 }
 
 /// The mounted editor and its hooks, which go together: the editor first.
@@ -152,15 +152,17 @@ where
             on_edit(from, text, at);
         }),
         run: Closure::new(on_run),
-        lint: Closure::new(move |text: String| {
-            future_to_promise(async move {
+        lint: Closure::new(move |text: String, answer: js_sys::Function| {
+            spawn_local(async move {
                 let marks = assist.lint(text).await.unwrap_or_default();
-                to_js(&marks)
+                reply(&answer, to_js(&marks));
             })
         }),
-        complete: Closure::new(move |text: String, at: u32| {
+        complete: Closure::new(move |text: String, at: u32, answer: js_sys::Function| {
             let from = shown.with_value(|shown| shown.session.clone());
-            future_to_promise(async move { to_js(&assist.complete(from, text, at).await) })
+            spawn_local(
+                async move { reply(&answer, to_js(&assist.complete(from, text, at).await)) },
+            )
         }),
     };
 
@@ -263,24 +265,24 @@ where
     view! {
         <section class="editor">
             <div class="code-editor" node_ref=host></div>
-            <Show when=move || loading.get() != Loading::Ready>
-                <textarea
-                    class="code-fallback"
-                    data-testid="code-fallback"
-                    aria-label="Python code"
-                    spellcheck="false"
-                    prop:value=move || code.get()
-                    on:input=move |event| code.set(event_target_value(&event))
-                    on:keydown=on_keydown
-                ></textarea>
-            </Show>
-            {move || match loading.get() {
-                Loading::Failed(why) => Some(view! {
-                    <p class="notice status-error" data-testid="editor-failed">
-                        {format!("The code editor could not load ({why}); a plain text field stands in.")}
-                    </p>
-                }),
-                _ => None,
+            {move || {
+                let failed = match loading.get() {
+                    Loading::Ready => return None,
+                    Loading::Pending => None,
+                    Loading::Failed(why) => Some(format!("The code editor could not load ({why}); a plain text field stands in.")),
+                };
+                Some(view! {
+                    <textarea
+                        class="code-fallback"
+                        data-testid="code-fallback"
+                        aria-label="Python code"
+                        spellcheck="false"
+                        prop:value=move || code.get()
+                        on:input=move |event| code.set(event_target_value(&event))
+                        on:keydown=on_keydown
+                    ></textarea>
+                    {failed.map(|why| view! { <p class="notice status-error" data-testid="editor-failed">{why}</p> })}
+                })
             }}
             <div class="editor-actions">
                 <button data-testid="run" class="run-button" on:click=move |_| run()>
@@ -320,6 +322,11 @@ where
             </div>
         </section>
     }
+}
+
+/// Calls the editor's `answer` with `value` (`null` when it could not be made).
+fn reply(answer: &js_sys::Function, value: Result<JsValue, JsValue>) {
+    let _ = answer.call1(&JsValue::NULL, &value.unwrap_or(JsValue::NULL));
 }
 
 /// `value` as the editor reads it: plain objects, `None` as `null`.

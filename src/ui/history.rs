@@ -47,63 +47,73 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
             more();
         }
     };
-    let beyond = move || persistence.stored_runs() > KEPT_RUNS;
+    let hidden = move || persistence.stored_runs() <= KEPT_RUNS;
+    let lines = move || {
+        read.with(|runs| {
+            runs.iter()
+                .map(|(key, run)| history_item(*key, run.clone()))
+                .collect_view()
+        })
+    };
+    let older_button = move || {
+        let count = older.get().unwrap_or(0).min(PAGE_RUNS);
+        (count > 0).then(|| {
+            view! {
+                <button type="button" data-testid="history-older" prop:disabled=move || loading.get() on:click=move |_| more()>
+                    {format!("Show {count} older runs")}
+                </button>
+            }
+        })
+    };
     view! {
-        <Show when=beyond>
-            <section class="history" data-testid="history">
-                <p class="run-note" data-testid="runs-capped">
-                    {move || {
-                        format!(
-                            "The page shows the latest {KEPT_RUNS} runs; this browser keeps {} (up to {STORED_RUNS}). ",
-                            persistence.stored_runs(),
-                        )
-                    }}
-                    <button
-                        type="button"
-                        class="disclosure"
-                        data-testid="history-toggle"
-                        aria-expanded=move || open.get().to_string()
-                        on:click=toggle
-                    >
-                        "Browse them"
-                    </button>
-                </p>
-                <Show when=move || open.get()>
-                    <ol class="history-list" data-testid="history-list" aria-label="Runs kept in this browser, newest first">
-                        <For
-                            each=move || read.get()
-                            key=|(key, _)| key.to_bits()
-                            children=move |(key, run)| view! { <HistoryItem key run /> }
-                        />
-                    </ol>
-                    {move || failed.get().map(|why| view! { <p class="status-error">{format!("Could not read the history: {why}")}</p> })}
-                    <Show when=move || older.get().is_some_and(|n| n > 0)>
-                        <button
-                            type="button"
-                            data-testid="history-older"
-                            prop:disabled=move || loading.get()
-                            on:click=move |_| more()
-                        >
-                            {move || format!("Show {} older runs", older.get().unwrap_or(0).min(PAGE_RUNS))}
-                        </button>
-                    </Show>
-                </Show>
-            </section>
-        </Show>
+        <section class="history" data-testid="history" hidden=hidden>
+            <p class="run-note" data-testid="runs-capped">
+                {move || {
+                    format!(
+                        "The page shows the latest {KEPT_RUNS} runs; this browser keeps {} (up to {STORED_RUNS}). ",
+                        persistence.stored_runs(),
+                    )
+                }}
+                <button
+                    type="button"
+                    class="disclosure"
+                    data-testid="history-toggle"
+                    aria-expanded=move || open.get().to_string()
+                    on:click=toggle
+                >
+                    "Browse them"
+                </button>
+            </p>
+            <div hidden=move || !open.get()>
+                <ol class="history-list" data-testid="history-list" aria-label="Runs kept in this browser, newest first">
+                    {lines}
+                </ol>
+                {move || failed.get().map(|why| view! { <p class="status-error">{format!("Could not read the history: {why}")}</p> })}
+                {older_button}
+            </div>
+        </section>
     }
 }
 
 /// One run of the history: a line, opened into the run as the page shows it.
-#[component]
-fn HistoryItem(key: f64, run: StoredRun) -> impl IntoView {
+fn history_item(key: f64, run: StoredRun) -> impl IntoView {
     let open = RwSignal::new(false);
     let status = match &run.outcome {
         StoredOutcome::Finished(result) => result.status.name(),
         StoredOutcome::Failed(_) => "failed",
     };
-    let first_line = run.code.lines().next().unwrap_or_default().to_owned();
-    let line = format!("{} · {status} · {first_line}", run.session);
+    let line = format!(
+        "{} · {status} · {}",
+        run.session,
+        run.code.lines().next().unwrap_or_default()
+    );
     let stored = StoredValue::new(run);
+    // Numbered from the top of the range down: never the id of a run on the page.
+    let shown = move || {
+        open.get().then(|| {
+            view! { <RunView entry=earlier_entry(usize::MAX - key as usize, stored.get_value()) /> }
+        })
+    };
     view! {
         <li data-testid="history-run" data-status=status>
             <button
@@ -114,10 +124,7 @@ fn HistoryItem(key: f64, run: StoredRun) -> impl IntoView {
             >
                 {line}
             </button>
-            <Show when=move || open.get()>
-                // Numbered from the top of the range down: never the id of a run on the page.
-                {move || view! { <RunView entry=earlier_entry(usize::MAX - key as usize, stored.get_value()) /> }}
-            </Show>
+            {shown}
         </li>
     }
 }

@@ -60,15 +60,25 @@ export { EditorView };
  */
 
 /**
- * What the editor tells and asks the app.
+ * What the editor tells and asks the app; a question comes with the
+ * function its answer goes to (lint: null for none).
  *
  * @typedef {{
  *   changed: (session: string, code: string | undefined, cursor: number) => void,
  *   run: () => void,
- *   lint: (code: string) => Promise<Mark[]>,
- *   complete: (code: string, cursor: number) => Promise<Completions | null>,
+ *   lint: (code: string, answer: (marks: Mark[] | null) => void) => void,
+ *   complete: (code: string, cursor: number, answer: (found: Completions | null) => void) => void,
  * }} Hooks
  */
+
+/**
+ * Asks the app `question` and resolves with its answer.
+ *
+ * @template T
+ * @param {(answer: (value: T) => void) => void} question
+ * @returns {Promise<T>}
+ */
+const ask = (question) => new Promise((resolve) => question(resolve));
 
 /** How long typing may pause before the app hears of the change (it saves it). */
 const CHANGE_DELAY_MS = 150;
@@ -183,7 +193,9 @@ function pythonCompletions(hooks) {
     if (/String|Comment/.test(node.name)) return null;
     const typed = context.matchBefore(/[\w.]+$/);
     if ((!typed && !context.explicit) || /^\d/.test(typed?.text ?? "")) return null;
-    const answer = await hooks().complete(context.state.doc.toString(), context.pos);
+    const answer = await ask((/** @type {(found: Completions | null) => void} */ done) =>
+      hooks().complete(context.state.doc.toString(), context.pos, done),
+    );
     if (context.aborted) return null;
     if (answer === null) return globalCompletion(context);
     return {
@@ -299,8 +311,8 @@ export class CodeEditor {
    */
   async lint(state) {
     if (state.doc.length === 0) return [];
-    const marks = await this.hooks.lint(state.doc.toString());
-    return marks.flatMap((mark) => diagnosticOf(mark, state) ?? []);
+    const marks = await ask((/** @type {(marks: Mark[] | null) => void} */ done) => this.hooks.lint(state.doc.toString(), done));
+    return (marks ?? []).flatMap((mark) => diagnosticOf(mark, state) ?? []);
   }
 
   /** Tells the app of the changes so far once typing pauses. */
