@@ -47,6 +47,9 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn flush(this: &CodeEditor);
 
+    #[wasm_bindgen(method, js_name = keepSessions)]
+    fn keep_sessions(this: &CodeEditor, names: Vec<String>);
+
     #[wasm_bindgen(method, js_name = markRunError)]
     fn mark_run_error(this: &CodeEditor, mark: &JsValue);
 
@@ -94,7 +97,7 @@ struct Shown {
 /// The error a run of `session` ended with (`None`: it ended well), for the editor to mark.
 pub type RunMark = (String, Option<Mark>);
 
-/// The editor for `session`'s `code` with the cursor at `cursor`;
+/// The editor for `session`'s `code` (one of `names`) with the cursor at `cursor`;
 /// `on_edit` hears the editor's reports (a session's text when it changed,
 /// and its cursor), `last_run` says how the latest run from it ended. The
 /// Run button and Ctrl/Cmd+Enter call `on_run`, Stop calls `on_stop` and is
@@ -105,6 +108,7 @@ pub fn Editor<F, G, P, E>(
     code: RwSignal<String>,
     cursor: RwSignal<u32>,
     session: RwSignal<String>,
+    names: RwSignal<Vec<String>>,
     last_run: RwSignal<Option<RunMark>>,
     assist: Assist,
     on_edit: E,
@@ -237,6 +241,18 @@ where
             session: current,
             text,
         });
+    });
+
+    // A deleted session's undo history goes with it.
+    Effect::new(move |_| {
+        let kept = names.get();
+        if loading.get() == Loading::Ready {
+            mounted.with_value(|slot| {
+                if let Some(m) = slot {
+                    m.editor.keep_sessions(kept);
+                }
+            });
+        }
     });
 
     // How the latest run from the editor ended, marked where it failed.

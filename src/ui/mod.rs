@@ -219,6 +219,7 @@ pub fn App() -> impl IntoView {
                     code
                     cursor
                     session
+                    names
                     last_run
                     assist
                     on_edit

@@ -102,6 +102,15 @@ describe("typing", () => {
     assert.equal(await sandpit.code(), "", "main's own typing is undone, not the second session's");
     await keyboard().press("Control+y");
     assert.equal(await sandpit.code(), "in_main = 1");
+
+    // A session deleted and made again has a history of its own.
+    await sandpit.selectSession("undo-second");
+    await sandpit.clearSession("delete-session");
+    await sandpit.newSession("undo-second");
+    await sandpit.waitForCode("in_main = 1");
+    await editor().focus();
+    await keyboard().press("Control+z");
+    assert.equal(await sandpit.code(), "in_main = 1", "nothing of the deleted session comes back");
   });
 
   test("each session's cursor is where it was after a reload", async () => {

@@ -226,6 +226,8 @@ export class CodeEditor {
     this.hooks = { changed, run, lint, complete };
     /** @type {Map<string, EditorState>} Each session's state, its history with it. */
     this.sessions = new Map();
+    /** @type {string[] | null} The sessions there are, once the app has said. */
+    this.names = null;
     this.session = session;
     /** @type {Mark | null} */
     this.runError = null;
@@ -342,7 +344,8 @@ export class CodeEditor {
   showSession(session, code, cursor) {
     if (session === this.session) return this.setCode(code);
     this.flush();
-    this.sessions.set(this.session, this.view.state);
+    // The session left is kept unless it was just deleted.
+    if (this.names === null || this.names.includes(this.session)) this.sessions.set(this.session, this.view.state);
     this.session = session;
     this.runError = null;
     const kept = this.sessions.get(session);
@@ -363,6 +366,17 @@ export class CodeEditor {
     if (doc.length === code.length && doc.toString() === code) return;
     this.view.dispatch({ changes: { from: 0, to: doc.length, insert: code } });
     this.codeChanged = false;
+  }
+
+  /**
+   * Forgets the states (and so the undo histories) of sessions not in
+   * `names`: a session deleted and made again starts afresh.
+   *
+   * @param {string[]} names
+   */
+  keepSessions(names) {
+    this.names = names;
+    for (const session of this.sessions.keys()) if (!names.includes(session)) this.sessions.delete(session);
   }
 
   /** @returns {string} The code as it is now. */
