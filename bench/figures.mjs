@@ -136,6 +136,21 @@ export function buildFigures({ loads, sessions, typing, recovery, programCount, 
       target: targets.none,
     }),
     row({
+      id: "scroll_frame_p95",
+      figure: "4",
+      title: "Scrolling down through the long session's runs with the mouse wheel: the page's work per animation frame (p95)",
+      unit: "ms",
+      stat: "p95",
+      sandpit: summarise(sessions.sandpit.scrollFrames, 0.95),
+      raw: null,
+      ratio: null,
+      target: targets.under(16.0001, "≤ 16 ms (a frame)"),
+      note: () =>
+        `Over ${sessions.sandpit.scrollFrames.length} frames: the main thread worked ` +
+        `${formatMs(quantile(sessions.sandpit.scrollFrames, 0.5))} per frame at the median, ` +
+        `${formatMs(Math.max(...sessions.sandpit.scrollFrames))} at most.`,
+    }),
+    row({
       id: "typing_p95",
       figure: "4",
       title: `Typing in a ${FILE_LINES.toLocaleString("en-US")}-line file in the editor: the page's work from a key's press to the painted frame (p95)`,

@@ -449,3 +449,24 @@ export async function typeIntoLongFile({ editorModule, code, line }) {
     requestAnimationFrame(() => setTimeout(() => typed.push({ keyAt: pressed, paintedAt: performance.now() }), 0));
   }).observe(content, { subtree: true, childList: true, characterData: true });
 }
+
+/**
+ * Starts noting the time of every animation frame in `window.__benchFrames`
+ * (figure 4's scroll row), until `stopFrameLog`.
+ */
+export function startFrameLog() {
+  const frames = (window.__benchFrames = []);
+  const log = (at) => {
+    if (window.__benchFrames !== frames) return;
+    frames.push(at);
+    requestAnimationFrame(log);
+  };
+  requestAnimationFrame(log);
+}
+
+/** Stops `startFrameLog`; resolves to the frames' times (page clock). */
+export function stopFrameLog() {
+  const frames = window.__benchFrames;
+  window.__benchFrames = null;
+  return frames;
+}

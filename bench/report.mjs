@@ -114,7 +114,9 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "when the answer arrived and when the frame after the finished run reached the DOM was painted (the task after " +
       "that animation frame); the row is the main thread's busy time in between (every task: handling the answer, " +
       "rendering the run, style, layout, paint), and the row after it the whole time, which also holds the wait for " +
-      "the display's next frame (up to 16.7 ms at 60 Hz whatever the page does). Typing: a fresh UI page holds a " +
+      "the display's next frame (up to 16.7 ms at 60 Hz whatever the page does). Scrolling: the same page, from " +
+      "its top, is scrolled down with the mouse wheel (400 px every 40 ms) while traced; each animation frame's work " +
+      "is the main thread's busy time from its start to the next frame's. Typing: a fresh UI page holds a " +
       "2,000-line file in its editor; keys are pressed through DevTools every 120 ms at the end of its middle line " +
       "(code, and Enter, which indents), and each key is timed the same way from the key event's own time stamp.",
     "- Throughput: each pass runs the program set (`bench/programs/*.py`, each program with its own asserts) on a fresh " +

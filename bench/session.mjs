@@ -17,7 +17,7 @@
 import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
 import { newContext } from "./browser.mjs";
 import { mainThreadClock, pageHeap, traceMainThread, workerHeaps } from "./cdp.mjs";
-import { runSeries } from "./page-scripts.mjs";
+import { runSeries, startFrameLog, stopFrameLog } from "./page-scripts.mjs";
 
 /** A run that does nothing worth mentioning but still returns a value. */
 export const TRIVIAL_RUN = "1 + 1";
@@ -105,6 +105,8 @@ async function longSession(browser, sessions, programs, settings, log) {
     ),
   );
   log(`paint after ${sessions[0].runs} runs measured`);
+  const scrollFrames = ui ? await scrollThrough(ui.page) : [];
+  log(`scrolling through the runs measured: ${scrollFrames.length} frames`);
 
   return Object.fromEntries(
     sessions.map((s) => [
@@ -114,10 +116,36 @@ async function longSession(browser, sessions, programs, settings, log) {
         print100kb: print100kb[s.name],
         trivialBackToBack: trivialBackToBack[s.name],
         paintAfterMany: paintAfterMany[s.name],
+        scrollFrames: s === ui ? scrollFrames : [],
         memory: { first: memoryFirst[s.name], last: memoryLast[s.name], runs: s.runs },
       },
     ]),
   );
+}
+
+/** Wheel steps of a scroll through the page's runs (figure 4's scroll row), each this many pixels, this often. */
+const SCROLL_STEPS = 60;
+const SCROLL_STEP_PX = 400;
+const SCROLL_STEP_MS = 40;
+
+/**
+ * Scrolls `page` down through its runs with the mouse wheel, as a person
+ * reads back, while its main thread is traced; resolves to each animation
+ * frame's main-thread work (from one frame's start to the next's: a frame
+ * that took longer than the display's interval shows as more work).
+ */
+async function scrollThrough(page) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(640, 360);
+  const { busy, result: frames } = await traceMainThread(page, async () => {
+    await page.evaluate(startFrameLog);
+    for (let i = 0; i < SCROLL_STEPS; i++) {
+      await page.mouse.wheel(0, SCROLL_STEP_PX);
+      await page.waitForTimeout(SCROLL_STEP_MS);
+    }
+    return page.evaluate(stopFrameLog);
+  });
+  return frames.slice(1).map((end, i) => busy(frames[i], end));
 }
 
 /** Opens a fresh session per target, runs `body` with them, closes them whatever happens. */

@@ -69,7 +69,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     assert.ok(results.details.memory["sandpit-client"].last.workers >= 1, "the widget's workers are measured");
 
     // Figure 4's paint rows: a new run's result and typing in a long file, each as the page's work and as the whole wait.
-    for (const id of ["paint_after_many_p95", "paint_latency_after_many_p95", "typing_p95", "typing_latency_p95"]) {
+    for (const id of ["paint_after_many_p95", "paint_latency_after_many_p95", "scroll_frame_p95", "typing_p95", "typing_latency_p95"]) {
       assert.ok(ids.includes(id), `${id} is missing`);
     }
 
