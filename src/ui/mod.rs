@@ -30,7 +30,7 @@ use crate::app::assist::Assist;
 use crate::app::launch::launch;
 use crate::app::{start_runtime, RunEntry, RunPhase};
 use crate::editing::marks;
-use crate::protocol::{RunStatus, DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
+use crate::protocol::{InputFile, RunStatus, DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
 use crate::runtime::RuntimeStatus;
 use crate::store::workspace::{PageState, Persistence};
 use crate::surfaces::agents;
@@ -99,39 +99,32 @@ pub fn App() -> impl IntoView {
 
     // Runs `source` in the current session, with `files` sent along;
     // `from_editor`: the editor's code, whose error the editor marks.
-    let start_run =
-        move |source: String, files: Vec<crate::protocol::InputFile>, from_editor: bool| {
-            let args = RunPythonArgs {
-                code: source,
-                session: Some(session.get_untracked()),
-                timeout_seconds: Some(timeout_s.get_untracked().max(0.0)),
-                files: files.into_iter().map(ToolFile::from).collect(),
-                packages: package_list(&packages.get_untracked()),
-            };
-            let request = match args.into_request() {
-                Ok(request) => request,
-                Err(reason) => {
-                    notice.set(Some(reason));
-                    return;
-                }
-            };
-            notice.set(None);
-            let (entry, finished) = launch(runtime, runs, request, true, |_| {});
-            run_view::reveal_run(entry.seq);
-            spawn_local(async move {
-                finished.await;
-                persistence.record_run(&entry);
-                if from_editor {
-                    let mark = entry.phase.with_untracked(|phase| match phase {
-                        RunPhase::Finished(result) if result.status == RunStatus::Error => {
-                            result.error.as_ref().and_then(marks::from_run_error)
-                        }
-                        _ => None,
-                    });
-                    last_run.set(Some((entry.session.get_value(), mark)));
-                }
-            });
+    let start_run = move |source: String, files: Vec<InputFile>, from_editor: bool| {
+        let args = RunPythonArgs {
+            code: source,
+            session: Some(session.get_untracked()),
+            timeout_seconds: Some(timeout_s.get_untracked().max(0.0)),
+            files: files.into_iter().map(ToolFile::from).collect(),
+            packages: package_list(&packages.get_untracked()),
         };
+        let request = match args.into_request() {
+            Ok(request) => request,
+            Err(reason) => {
+                notice.set(Some(reason));
+                return;
+            }
+        };
+        notice.set(None);
+        let (entry, finished) = launch(runtime, runs, request, true, |_| {});
+        run_view::reveal_run(entry.seq);
+        spawn_local(async move {
+            finished.await;
+            persistence.record_run(&entry);
+            if from_editor {
+                last_run.set(Some((entry.session.get_value(), run_mark(&entry))));
+            }
+        });
+    };
     let submit = move || {
         let files = attached.try_update(std::mem::take).unwrap_or_default();
         start_run(code.get_untracked(), files, true);
@@ -243,6 +236,16 @@ pub fn App() -> impl IntoView {
             </Show>
         </main>
     }
+}
+
+/// The mark for the error `entry`'s run ended with, if it failed in the code.
+fn run_mark(entry: &RunEntry) -> Option<marks::Mark> {
+    entry.phase.with_untracked(|phase| match phase {
+        RunPhase::Finished(result) if result.status == RunStatus::Error => {
+            result.error.as_ref().and_then(marks::from_run_error)
+        }
+        _ => None,
+    })
 }
 
 /// `"sympy, tabulate"` -> `["sympy", "tabulate"]`.
