@@ -113,11 +113,19 @@ const BATCH_MS = 200;
 let batch = null;
 
 /**
+ * Set once everything was deleted (`clearAll`): the page reloads next, and
+ * nothing it still reports as it goes (the editor's last typing, say) may
+ * save the work again.
+ */
+let cleared = false;
+
+/**
  * Adds `change` to the next batch; resolves once that batch is committed.
  *
  * @param {(batch: Batch) => void} change
  */
 function batched(change) {
+  if (cleared) return Promise.resolve();
   const next = (batch ??= {
     workspace: null,
     runs: [],
@@ -291,8 +299,9 @@ export async function readFile(session, path) {
   return read() ?? null;
 }
 
-/** Deletes everything saved, and the writes still waiting. */
+/** Deletes everything saved, and the writes still waiting; later writes are dropped. */
 export async function clearAll() {
+  cleared = true;
   if (batch !== null) {
     clearTimeout(batch.timer);
     batch.settle.forEach(([resolve]) => resolve());

@@ -234,6 +234,8 @@ export class CodeEditor {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.pending = undefined;
     this.codeChanged = false;
+    /** The cursor last reported. */
+    this.cursor = cursor;
     this.dark = new Compartment();
     this.view = new EditorView({ parent, state: this.newState(code, cursor) });
     // Follow the app's theme, on <html> (src/ui/theme.rs).
@@ -323,13 +325,16 @@ export class CodeEditor {
     this.pending = setTimeout(() => this.flush(), CHANGE_DELAY_MS);
   }
 
-  /** Tells the app of the changes so far at once (before a run, say). */
+  /** Tells the app of the changes so far at once (before a run, say), if there are any. */
   flush() {
     clearTimeout(this.pending);
     this.pending = undefined;
+    const cursor = this.view.state.selection.main.head;
+    if (!this.codeChanged && cursor === this.cursor) return;
     const code = this.codeChanged ? this.view.state.doc.toString() : undefined;
     this.codeChanged = false;
-    this.hooks.changed(this.session, code, this.view.state.selection.main.head);
+    this.cursor = cursor;
+    this.hooks.changed(this.session, code, cursor);
   }
 
   /**
@@ -353,6 +358,8 @@ export class CodeEditor {
     this.view.setState(kept ?? this.newState(code, cursor));
     this.view.dispatch({ effects: this.dark.reconfigure(EditorView.darkTheme.of(isDark())) });
     if (kept) this.setCode(code);
+    this.codeChanged = false;
+    this.cursor = this.view.state.selection.main.head;
   }
 
   /**
