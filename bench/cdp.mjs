@@ -102,10 +102,12 @@ const CLOCK_MARK = "sandpit-bench-clock";
 /**
  * Traces `page`'s main thread while `body()` runs, and resolves to
  * `{ result, busy }`: what `body` resolved to, and `busy(from, to)`, the
- * milliseconds the page's main thread spent in tasks (script, style,
- * layout, paint, everything the renderer runs as a task) between two times
- * on the page's clock (`performance.now()`). Idle time, such as waiting for
- * the display's next frame, is not in it.
+ * milliseconds of CPU time the page's main thread spent in tasks (script,
+ * style, layout, paint, everything the renderer runs as a task) between two
+ * times on the page's clock (`performance.now()`). Idle time, such as
+ * waiting for the display's next frame, is not in it, nor time the thread
+ * waited for a core while other processes had the machine's (the trace's
+ * thread time, `tdur`); a task partly in the interval counts in proportion.
  *
  * @template T
  * @param {import("playwright-core").Page} page
@@ -136,19 +138,22 @@ export async function traceMainThread(page, body) {
   const mark = events.find((event) => event.name === CLOCK_MARK);
   if (!mark) throw new Error("the trace holds no clock mark from the page");
   const offset = mark.ts / 1000 - markedAt;
-  // Top-level tasks of that thread, as [start, end] on the page's clock, merged where they overlap.
-  const tasks = events
+  // The thread's outermost tasks (toplevel events nest), as [start, end] on the page's clock and CPU ms.
+  const events_ = events
     .filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === "X" && e.cat === "toplevel")
-    .map((e) => [e.ts / 1000 - offset, (e.ts + e.dur) / 1000 - offset])
-    .sort((a, b) => a[0] - b[0]);
-  /** @type {number[][]} */
-  const merged = [];
-  for (const [start, end] of tasks) {
-    const last = merged.at(-1);
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
+    .sort((a, b) => a.ts - b.ts);
+  /** @type {[number, number, number][]} */
+  const tasks = [];
+  let until = -Infinity;
+  for (const e of events_) {
+    if (e.ts < until) continue;
+    until = e.ts + e.dur;
+    tasks.push([e.ts / 1000 - offset, until / 1000 - offset, (e.tdur ?? e.dur) / 1000]);
   }
   const busy = (from, to) =>
-    merged.reduce((sum, [start, end]) => sum + Math.max(0, Math.min(end, to) - Math.max(start, from)), 0);
+    tasks.reduce((sum, [start, end, cpu]) => {
+      const overlap = Math.max(0, Math.min(end, to) - Math.max(start, from));
+      return sum + (end > start ? (cpu * overlap) / (end - start) : 0);
+    }, 0);
   return { result, busy };
 }

@@ -112,8 +112,9 @@ export function markdown({ date, machine, settings, figures, details, note }) {
     "- Paint (figure 4): on the UI page after its long session (the page shows the latest 100 of its runs), the " +
       "trivial round trips are run again while DevTools traces the page's main thread. For each run the page notes " +
       "when the answer arrived and when the frame after the finished run reached the DOM was painted (the task after " +
-      "that animation frame); the row is the main thread's busy time in between (every task: handling the answer, " +
-      "rendering the run, style, layout, paint), and the row after it the whole time, which also holds the wait for " +
+      "that animation frame); the row is the main thread's CPU time in between (every task: handling the answer, " +
+      "rendering the run, style, layout, paint; DevTools' thread time, so time the thread waited for a core while " +
+      "other processes had them does not count), and the row after it the whole time, which also holds the wait for " +
       "the display's next frame (up to 16.7 ms at 60 Hz whatever the page does). Scrolling: the same page, from " +
       "its top, is scrolled down with the mouse wheel (400 px every 40 ms) while traced; each animation frame's work " +
       "is the main thread's busy time from its start to the next frame's. Typing: a fresh UI page holds a " +

@@ -398,6 +398,10 @@ export class CodeEditor {
    * @param {Mark | null} mark
    */
   markRunError(mark) {
+    // Nothing marked and nothing to mark (a run that worked after one that
+    // worked): no change, which would also have the browser lay the page out
+    // again to read the editor's selection while the new run is being drawn.
+    if (mark === null && this.runError === null) return;
     this.runError = mark;
     /** @type {import("@codemirror/lint").Diagnostic[]} */
     const others = [];
