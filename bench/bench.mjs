@@ -27,6 +27,7 @@ import { measureLoads } from "./loads.mjs";
 import { describeMachine, gitDescribe, loadAverage } from "./machine.mjs";
 import { loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
+import { measureTyping } from "./typing.mjs";
 import { measureRecovery } from "./recovery.mjs";
 import { measureOwnSize } from "./size.mjs";
 import { clientTarget, rawTarget, sandpitTarget } from "./targets.mjs";
@@ -58,6 +59,8 @@ export const DEFAULT_SETTINGS = {
   recoveries: 5,
   /** Questions to the Ask panel's stub model, five steps each (figure 11). */
   asks: 10,
+  /** Keys typed into a 2,000-line file in Sandpit's editor (figure 4). */
+  keystrokes: 100,
 };
 
 /**
@@ -104,6 +107,8 @@ export async function runBench(overrides = {}, log = () => {}) {
       settings,
       log,
     );
+    const typing = await measureTyping(browser, sandpit, settings.keystrokes);
+    log(`typing: ${settings.keystrokes} keys in a 2,000-line file`);
     const recovery = await measureRecovery(
       browser,
       [
@@ -120,7 +125,7 @@ export async function runBench(overrides = {}, log = () => {}) {
       date: new Date().toISOString(),
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
-      figures: buildFigures({ loads, sessions, recovery, chatUi, programCount: programs.length, size, server, ask }),
+      figures: buildFigures({ loads, sessions, typing, recovery, chatUi, programCount: programs.length, size, server, ask }),
       details: {
         server,
         size,

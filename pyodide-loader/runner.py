@@ -17,6 +17,7 @@ import importlib.util
 import inspect
 import io
 import json
+import keyword
 import linecache
 import math
 import operator
@@ -1083,6 +1084,160 @@ def _plan(module: str, line: int) -> dict:
         else "No Pyodide package provides it. If it is pure Python, "
         "`await micropip.install(...)` can fetch it when the network policy allows.",
     }
+
+
+#: Most names a completion answer lists.
+_COMPLETION_LIMIT = 1000
+#: Standard modules a completion never imports to list their names: they act on import.
+_NO_IMPORT_TO_COMPLETE = frozenset(("antigravity", "this", "idlelib", "turtledemo", "__hello__", "__phello__"))
+#: The end of a line where an import names a module: ``import a, b.c`` or ``from a.b``.
+_IMPORTING = re.compile(r"^\s*(?:import\s+(?:[\w.]+\s*(?:as\s+\w+\s*)?,\s*)*|from\s+)([\w.]*)$")
+#: ``from module import a, b``: the module whose names complete the end.
+_IMPORTING_FROM = re.compile(r"^\s*from\s+([\w.]+)\s+import\s+(?:\(?\s*(?:\w+\s*(?:as\s+\w+\s*)?,\s*)*)(\w*)$")
+#: A dotted name ending at the cursor: ``a.b.c`` then the part being typed.
+_DOTTED = re.compile(r"(?<![\w.)\]}'\"])((?:[^\W\d]\w*\.)+)(\w*)$")
+
+
+def complete(session: str, code: str, cursor: int) -> str:
+    """Names that could be typed at ``cursor`` (a character offset into
+    ``code``): after ``import`` or ``from``, module names; after
+    ``from m import``, the names of ``m``; after ``name.``, the attributes
+    of what the session holds under that name; elsewhere, the session's
+    globals, the builtins and the keywords.
+
+    Returns ``Completions`` (src/protocol.rs) as JSON: the name being typed,
+    which the chosen one replaces, and every candidate (the editor filters
+    them as typing goes on). Runs none of the session's code: values are
+    looked up in dictionaries, never through properties, ``__getattr__`` or
+    ``__dir__``. Only a standard module may be imported to list its names.
+    """
+    line = code[:cursor].rsplit("\n", 1)[-1]
+    token = re.search(r"\w*$", line).group()
+    names: dict[str, str] = {}
+    importing = _IMPORTING.match(line)
+    importing_from = _IMPORTING_FROM.match(line)
+    dotted = _DOTTED.search(line)
+    if importing:
+        token = importing.group(1).rsplit(".", 1)[-1]
+        names = _module_names(importing.group(1))
+    elif importing_from:
+        module = _module_to_complete(importing_from.group(1))
+        names = {} if module is None else _kinds(_static_attributes(module))
+    elif dotted:
+        owner = _resolve(_sessions.get(session), dotted.group(1)[:-1])
+        names = {} if owner is _MISSING else _kinds(_static_attributes(owner))
+    elif not line[: len(line) - len(token)].endswith("."):
+        namespace = _session(session).module.__dict__ if session in _sessions else {}
+        # A soft keyword that is also a name (``type``, ``_``) is offered as the name.
+        names = dict.fromkeys(keyword.kwlist + keyword.softkwlist, "keyword")
+        names |= _kinds(vars(builtins)) | _kinds(namespace)
+    private = token.startswith("_")
+    options = [
+        {"name": name, "kind": kind}
+        for name, kind in names.items()
+        if name.isidentifier() and (private or not name.startswith("_"))
+    ]
+    return json.dumps({"token": token, "options": options[:_COMPLETION_LIMIT]})
+
+
+#: What ``_resolve`` returns for a name that leads nowhere.
+_MISSING = object()
+#: Attributes whose value is computed when read: completion stops at them.
+_ATTRIBUTE_DESCRIPTORS = (property, types.GetSetDescriptorType, types.MemberDescriptorType)
+
+
+def _resolve(session: "_Session | None", dotted: str):
+    """The value ``dotted`` names in the session, looked up without running
+    code (``inspect.getattr_static``), or ``_MISSING``; a property or other
+    computed attribute along the way is ``_MISSING`` too."""
+    first, *rest = dotted.split(".")
+    namespace = session.module.__dict__ if session is not None else {}
+    value = namespace.get(first, vars(builtins).get(first, _MISSING))
+    for name in rest:
+        if value is _MISSING:
+            break
+        try:
+            value = inspect.getattr_static(value, name)
+        except AttributeError:
+            return _MISSING
+        if issubclass(type(value), _ATTRIBUTE_DESCRIPTORS):
+            return _MISSING
+    return value
+
+
+def _static_attributes(value) -> dict:
+    """``value``'s attributes by name as ``dir()`` would list them, read from
+    the dictionaries of the value and of its classes."""
+    is_class = issubclass(type(value), type)
+    try:
+        owners = type.__getattribute__(value if is_class else type(value), "__mro__")
+    except Exception:
+        return {}
+    found: dict = {}
+    for owner in reversed(owners):
+        found.update(type.__getattribute__(owner, "__dict__"))
+    if not is_class:
+        try:
+            own = object.__getattribute__(value, "__dict__")
+        except Exception:
+            own = None
+        if type(own) is dict:
+            found.update(own)
+    return {name: item for name, item in found.items() if type(name) is str}
+
+
+def _kinds(values: dict) -> dict:
+    """Each name's kind of value, as ``CompletionKind`` (src/protocol.rs) names it."""
+    return {name: _kind(value) for name, value in values.items()}
+
+
+def _kind(value) -> str:
+    # By the value's type alone: isinstance() may ask the value for its
+    # ``__class__``, which runs a class's own ``__getattribute__``.
+    kind = type(value)
+    if issubclass(kind, types.ModuleType):
+        return "module"
+    if issubclass(kind, type):
+        return "class"
+    if issubclass(kind, _ATTRIBUTE_DESCRIPTORS):
+        return "property"
+    if callable(value) or issubclass(kind, (staticmethod, classmethod)):
+        return "function"
+    return "variable"
+
+
+def _module_names(typed: str) -> dict:
+    """Modules whose name begins with ``typed``'s package part: top-level
+    ones (the standard library, Pyodide's packages, what is installed), or
+    the submodules of a package already imported."""
+    package, _, _ = typed.rpartition(".")
+    if not package:
+        names = set(sys.stdlib_module_names) | set(_package_of)
+        names |= {name for name in sys.modules if "." not in name}
+        return dict.fromkeys(sorted(names), "module")
+    prefix = package + "."
+    return {
+        name[len(prefix) :]: "module"
+        for name in sorted(sys.modules)
+        if name.startswith(prefix) and "." not in name[len(prefix) :]
+    }
+
+
+def _module_to_complete(name: str):
+    """Module ``name`` if it is imported already, or a standard module that
+    imports (once) without acting; else ``None``."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    top = name.split(".")[0]
+    if top not in sys.stdlib_module_names or top in _NO_IMPORT_TO_COMPLETE:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return importlib.import_module(name)
+    except Exception:
+        return None
 
 
 def _describe_error(error: BaseException, filename: str, code: str) -> dict:

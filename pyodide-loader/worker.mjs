@@ -52,6 +52,7 @@ import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from ".
  *   run(requestJson: string, emit: (stream: string, text: string) => void, eager: boolean, failuresJson: string): string | PromiseLike<string> & { destroy(): void },
  *   read_file(session: string, path: string): string,
  *   check(code: string): string,
+ *   complete(session: string, code: string, cursor: number): string,
  *   clear_session(session: string): void,
  * }} Runner
  */
@@ -788,6 +789,9 @@ async function answer(id, query) {
         break;
       case "check":
         found = { check: { report: JSON.parse(runner.check(body.code)) } };
+        break;
+      case "complete":
+        found = { complete: { completions: JSON.parse(runner.complete(body.session, body.code, body.cursor)) } };
         break;
       default:
         throw new Error(`unknown query ${JSON.stringify(kind)}`);

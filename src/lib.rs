@@ -12,6 +12,7 @@
 #![deny(clippy::use_debug)]
 
 pub mod app;
+pub mod editing;
 pub mod format;
 pub mod js;
 pub mod mcp;

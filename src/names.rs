@@ -75,6 +75,11 @@ shared_names! {
     /// what Python may reach, where packages come from.
     pub const CONFIG_FILE: &str = "sandpit.config.json";
 
+    /// The code editor (CodeMirror, bundled by the build from
+    /// www/editor/code-editor.js), relative to the app's root: the page
+    /// loads it once the app is on screen.
+    pub const EDITOR_MODULE: &str = "vendor/codemirror/code-editor.mjs";
+
     /// Where the page keeps the theme the person picked (`light` or `dark`;
     /// none follows the system): localStorage, so the first paint has it.
     pub const THEME_STORAGE_KEY: &str = "sandpit-theme";

@@ -683,6 +683,17 @@ pub enum Query {
         /// Python source.
         code: String,
     },
+    /// Names that could be typed at a cursor: the session's globals and
+    /// their attributes, the builtins, keywords and modules. Runs none of
+    /// the session's code.
+    Complete {
+        /// The session whose names count.
+        session: String,
+        /// Python source.
+        code: String,
+        /// Where the cursor is, in characters (code points) from the start of `code`.
+        cursor: u32,
+    },
 }
 
 /// What a [`Query`] found.
@@ -699,6 +710,11 @@ pub enum Answer {
         /// The findings.
         report: CheckReport,
     },
+    /// Answers [`Query::Complete`].
+    Complete {
+        /// The names found.
+        completions: Completions,
+    },
 }
 
 impl Answer {
@@ -707,6 +723,7 @@ impl Answer {
         match self {
             Self::File { .. } => "file",
             Self::Check { .. } => "check",
+            Self::Complete { .. } => "complete",
         }
     }
 }
@@ -737,6 +754,47 @@ pub struct ImportPlan {
     pub package: Option<String>,
     /// Where it comes from or what to do instead, in a sentence.
     pub message: String,
+}
+
+/// What could be typed at a cursor (see [`Query::Complete`]).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Completions {
+    /// The name typed so far before the cursor, which the chosen name
+    /// replaces (empty right after a dot, say).
+    pub token: String,
+    /// The candidates, not narrowed to `token`: the editor narrows them as
+    /// typing goes on. Names that begin with `_` are listed only when
+    /// `token` does.
+    pub options: Vec<CompletionOption>,
+}
+
+/// One name [`Completions`] offers.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CompletionOption {
+    /// The name.
+    pub name: String,
+    /// What it names.
+    pub kind: CompletionKind,
+}
+
+/// What a completed name names.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CompletionKind {
+    /// A module.
+    Module,
+    /// A class.
+    Class,
+    /// A function or anything else callable.
+    Function,
+    /// An attribute computed when read (a property, a slot).
+    Property,
+    /// Any other value.
+    Variable,
+    /// A Python keyword.
+    Keyword,
 }
 
 /// Whether an import can work here.

@@ -185,6 +185,11 @@ fn stored_records_are_read_as_the_derive_reads_them() {
         "sessions": ["main", "b"], "current": "b", "drafts": {"main": "1", "b": "2"}
     }));
     assert_eq!(workspace.code(), "2");
+    assert_eq!(workspace.cursor(), 0, "kept before cursors were: none");
+    let workspace: Workspace = both(json!({
+        "sessions": ["main", "b"], "current": "b", "drafts": {"main": "1", "b": "2"}, "cursors": {"b": 1}
+    }));
+    assert_eq!(workspace.cursor(), 1);
 }
 
 #[test]

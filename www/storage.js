@@ -121,11 +121,19 @@ const BATCH_MS = 200;
 let batch = null;
 
 /**
+ * Set once everything was deleted (`clearAll`): the page reloads next, and
+ * nothing it still reports as it goes (the editor's last typing, say) may
+ * save the work again.
+ */
+let cleared = false;
+
+/**
  * Adds `change` to the next batch; resolves once that batch is committed.
  *
  * @param {(batch: Batch) => void} change
  */
 function batched(change) {
+  if (cleared) return Promise.resolve();
   const next = (batch ??= {
     workspace: null,
     runs: [],
@@ -181,14 +189,64 @@ document.addEventListener("visibilitychange", () => {
  */
 const value = (request) => () => request.result;
 
-/** `{ workspace: object | null, runs: object[], files: object[] }`: everything saved, runs oldest first. */
-export async function loadAll() {
+/**
+ * The newest `limit` runs before key `before` (all keys when null), newest
+ * first, each as `{ key, run }`, and how many runs there are before `before`
+ * in all. Reads only those records, going back from the newest.
+ *
+ * @param {IDBObjectStore} store
+ * @param {number | null | undefined} before
+ * @param {number} limit
+ */
+function newestRuns(store, before, limit) {
+  const range = before == null ? undefined : IDBKeyRange.upperBound(before, true);
+  const count = store.count(range);
+  /** @type {{ key: IDBValidKey, run: object }[]} */
+  const found = [];
+  const cursor = store.openCursor(range, "prev");
+  cursor.onsuccess = () => {
+    const at = cursor.result;
+    if (at === null || found.length >= limit) return;
+    found.push({ key: at.primaryKey, run: at.value });
+    at.continue();
+  };
+  return () => ({ runs: found, total: count.result });
+}
+
+/**
+ * `{ workspace: object | null, runs: object[], storedRuns: number, files: object[] }`:
+ * everything saved but the older runs: the newest `runLimit` of them, oldest
+ * first, and how many there are in all (the rest are read by `historyPage`).
+ *
+ * @param {number} runLimit
+ */
+export async function loadAll(runLimit) {
   const read = await transaction("readonly", ({ state, runs, files }) => ({
     workspace: value(state.get(WORKSPACE_KEY)),
-    runs: value(runs.getAll()),
+    runs: newestRuns(runs, null, runLimit),
     files: value(files.getAll()),
   }));
-  return { workspace: read.workspace() ?? null, runs: read.runs(), files: read.files() };
+  const runs = read.runs();
+  return {
+    workspace: read.workspace() ?? null,
+    runs: runs.runs.map(({ run }) => run).reverse(),
+    storedRuns: runs.total,
+    files: read.files(),
+  };
+}
+
+/**
+ * A page of the run history, newest first: `{ runs: { key, run }[], older }`,
+ * the newest `limit` runs before key `before` (from the newest when null),
+ * and how many runs are older than those.
+ *
+ * @param {number | null | undefined} before
+ * @param {number} limit
+ */
+export async function historyPage(before, limit) {
+  const read = await transaction("readonly", ({ runs }) => newestRuns(runs, before, limit));
+  const { runs, total } = read();
+  return { runs, older: total - runs.length };
 }
 
 /**
@@ -249,8 +307,9 @@ export async function readFile(session, path) {
   return read() ?? null;
 }
 
-/** Deletes everything saved, and the writes still waiting. */
+/** Deletes everything saved, and the writes still waiting; later writes are dropped. */
 export async function clearAll() {
+  cleared = true;
   if (batch !== null) {
     clearTimeout(batch.timer);
     batch.settle.forEach(([resolve]) => resolve());

@@ -17,7 +17,7 @@ use super::supervisor::{
     Supervisor, Timer, WorkerId,
 };
 use super::worker::{interrupts_available, PythonWorker, WORKER_PATH};
-use crate::protocol::{Answer, CheckReport, Query, RunId, RunRequest};
+use crate::protocol::{Answer, CheckReport, Completions, Query, RunId, RunRequest};
 
 /// Whoever waits for a job: how to answer them.
 enum Caller {
@@ -173,6 +173,27 @@ impl Runtime {
         async move {
             match answer.await? {
                 Answer::Check { report } => Ok(report),
+                other => Err(unexpected(&other)),
+            }
+        }
+    }
+
+    /// The names that could be typed at `cursor` (characters into `code`)
+    /// in `session`; runs none of the session's code.
+    pub fn complete(
+        &self,
+        session: &str,
+        code: &str,
+        cursor: u32,
+    ) -> impl Future<Output = Result<Completions, RuntimeError>> {
+        let answer = self.query(Query::Complete {
+            session: session.to_owned(),
+            code: code.to_owned(),
+            cursor,
+        });
+        async move {
+            match answer.await? {
+                Answer::Complete { completions } => Ok(completions),
                 other => Err(unexpected(&other)),
             }
         }

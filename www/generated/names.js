@@ -61,6 +61,13 @@ export const DEFAULT_TIMEOUT_MS = 30000;
 export const CONFIG_FILE = "sandpit.config.json";
 
 /**
+ * The code editor (CodeMirror, bundled by the build from
+ * www/editor/code-editor.js), relative to the app's root: the page
+ * loads it once the app is on screen.
+ */
+export const EDITOR_MODULE = "vendor/codemirror/code-editor.mjs";
+
+/**
  * Where the page keeps the theme the person picked (`light` or `dark`;
  * none follows the system): localStorage, so the first paint has it.
  */

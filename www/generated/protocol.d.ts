@@ -46,7 +46,19 @@ export type Answer =
          */
         report: CheckReport;
       };
+    }
+  | {
+      complete: {
+        /**
+         * The names found.
+         */
+        completions: Completions;
+      };
     };
+/**
+ * What a completed name names.
+ */
+export type CompletionKind = "module" | "class" | "function" | "property" | "variable" | "keyword";
 /**
  * Image format for captured matplotlib figures.
  */
@@ -129,6 +141,22 @@ export type Query =
          * Python source.
          */
         code: string;
+      };
+    }
+  | {
+      complete: {
+        /**
+         * Python source.
+         */
+        code: string;
+        /**
+         * Where the cursor is, in characters (code points) from the start of `code`.
+         */
+        cursor: number;
+        /**
+         * The session whose names count.
+         */
+        session: string;
       };
     };
 /**
@@ -785,6 +813,35 @@ export interface SessionReset {
    * The session whose variables are gone.
    */
   session: string;
+}
+/**
+ * What could be typed at a cursor (see [`Query::Complete`]).
+ */
+export interface Completions {
+  /**
+   * The candidates, not narrowed to `token`: the editor narrows them as
+   * typing goes on. Names that begin with `_` are listed only when
+   * `token` does.
+   */
+  options: CompletionOption[];
+  /**
+   * The name typed so far before the cursor, which the chosen name
+   * replaces (empty right after a dot, say).
+   */
+  token: string;
+}
+/**
+ * One name [`Completions`] offers.
+ */
+export interface CompletionOption {
+  /**
+   * What it names.
+   */
+  kind: CompletionKind;
+  /**
+   * The name.
+   */
+  name: string;
 }
 /**
  * Sent to the worker with `init`, which lets it take code (and starts
