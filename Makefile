@@ -1,14 +1,15 @@
 # The README's two commands: `make run` and `make test`.
-.PHONY: run test build setup setup-test check unit pytest e2e schema bench clean
+.PHONY: run test build setup setup-test check unit pytest client e2e schema bench clean
 
 PORT ?= 8080
 
 ## run: install what is missing, build the release bundle, serve it at http://127.0.0.1:$(PORT)
+## (EMBED: more origins whose pages may drive the widget, space-separated, e.g. EMBED=https://chat.example)
 run: build
-	node scripts/serve.mjs dist $(PORT)
+	node scripts/serve.mjs dist $(PORT) $(EMBED)
 
 ## test: install what is missing, then run every test
-test: setup-test check unit pytest build e2e
+test: setup-test check unit pytest build client e2e
 
 setup:
 	scripts/setup.sh build
@@ -33,12 +34,16 @@ unit:
 pytest:
 	PYTHONPATH=.cache/pytest PYTHONDONTWRITEBYTECODE=1 python3 -m pytest tests/python
 
+## client: the embedding client as an npm package (client/), packed into target/sandpit-client-<version>.tgz
+client:
+	node scripts/client-package.mjs target
+
 ## e2e: browser tests against the built bundle (run `make build` first)
 e2e:
 	node --test --test-concurrency=1 tests/e2e/
 
 ## bench: Sandpit against raw Pyodide in headless Chromium; writes bench/RESULTS.md and bench/results.json
-## (sample counts: BENCH_RUNS, BENCH_ROUND_TRIPS, BENCH_PASSES, BENCH_PROGRAMS, BENCH_MEMORY_RUNS, BENCH_RECOVERIES; see bench/run.mjs)
+## (sample counts: BENCH_RUNS, BENCH_ROUND_TRIPS, BENCH_PASSES, BENCH_PROGRAMS, BENCH_MEMORY_RUNS, BENCH_RECOVERIES, BENCH_ASKS, BENCH_KEYSTROKES, BENCH_BATCHES; see bench/run.mjs)
 bench: setup-test build
 	node bench/run.mjs
 

@@ -10,18 +10,25 @@
 // Sessions (figures 4, 6, 8) also measure the agent path: bench/client/, a
 // page on another origin driving Sandpit's headless widget through
 // sandpit-client.js, from a serving of the bundle whose config lets it.
+// Figure 10 measures the path chat UIs use: the MCP SDK's Client over
+// IframeParentTransport, calling as soon as the widget answers `initialize`
+// (bench/chat-ui.mjs).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { serve } from "../scripts/serve.mjs";
+import { WIDGET_PAGE } from "../www/generated/names.js";
 import { launchChromium } from "./browser.mjs";
 import { loadHumanEval, measureBatch } from "./batch.mjs";
+import { measureAskOverhead } from "./ask.mjs";
 import { snapshotBundle } from "./bundle.mjs";
 import { buildFigures } from "./figures.mjs";
+import { measureChatUi, serveChatUi } from "./chat-ui.mjs";
 import { measureLoads } from "./loads.mjs";
 import { describeMachine, gitDescribe, loadAverage } from "./machine.mjs";
 import { loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
+import { measureTyping } from "./typing.mjs";
 import { measureRecovery } from "./recovery.mjs";
 import { measureOwnSize } from "./size.mjs";
 import { clientTarget, rawTarget, sandpitTarget } from "./targets.mjs";
@@ -53,6 +60,10 @@ export const DEFAULT_SETTINGS = {
   recoveries: 5,
   /** Timed HumanEval batches per target, each on a fresh page (figure 9). */
   batches: 3,
+  /** Questions to the Ask panel's stub model, five steps each (figure 11). */
+  asks: 10,
+  /** Keys typed into a 2,000-line file in Sandpit's editor (figure 4). */
+  keystrokes: 100,
 };
 
 /**
@@ -73,6 +84,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   let rawServer = null;
   let clientServer = null;
   let widgetServer = null;
+  let chatUiServer = null;
   let browser = null;
   try {
     appServer = await serve({ root: bundle.dist });
@@ -82,7 +94,9 @@ export async function runBench(overrides = {}, log = () => {}) {
     // The agent path's page first: the widget's server must list its origin.
     // A server of its own, so the app page's figures see the config as shipped.
     clientServer = await serve({ root: CLIENT });
-    widgetServer = await serve({ root: bundle.dist, embedOrigins: [new URL(clientServer.url).origin] });
+    chatUiServer = await serveChatUi();
+    const embedders = [clientServer.url, chatUiServer.url].map((url) => new URL(url).origin);
+    widgetServer = await serve({ root: bundle.dist, embedOrigins: embedders });
     browser = await launchChromium();
     const sandpit = sandpitTarget(appServer.url);
     const raw = rawTarget(rawServer.url);
@@ -90,6 +104,15 @@ export async function runBench(overrides = {}, log = () => {}) {
     const server = await cacheHeaders(appServer.url);
     const loads = await measureLoads([sandpit, raw], settings.loads, log);
     const sessions = await measureSessions(browser, [sandpit, agent, raw], programs, settings, log);
+    const chatUi = await measureChatUi(
+      browser,
+      { pageUrl: new URL("index.html", chatUiServer.url).href, widgetUrl: new URL(WIDGET_PAGE, widgetServer.url).href, rawUrl: raw.url() },
+      programs,
+      settings,
+      log,
+    );
+    const typing = await measureTyping(browser, sandpit, settings.keystrokes);
+    log(`typing: ${settings.keystrokes} keys in a 2,000-line file`);
     const recovery = await measureRecovery(
       browser,
       [
@@ -101,12 +124,13 @@ export async function runBench(overrides = {}, log = () => {}) {
       log,
     );
     const batch = await measureBatch(browser, { agent, raw }, humanEval, settings.batches, log);
+    const ask = await measureAskOverhead(browser, appServer.url, settings.asks, log);
     const size = await measureOwnSize(bundle.dist);
     return {
       date: new Date().toISOString(),
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
-      figures: buildFigures({ loads, sessions, recovery, programCount: programs.length, size, server, batch }),
+      figures: buildFigures({ loads, sessions, typing, recovery, chatUi, programCount: programs.length, size, server, ask, batch }),
       details: {
         server,
         // Figure 9, per timed batch: wall time, and each program's status and time (Python's, or raw's round trip).
@@ -129,6 +153,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   } finally {
     await browser?.close();
     await widgetServer?.close();
+    await chatUiServer?.close();
     await clientServer?.close();
     await rawServer?.close();
     await plainServer?.close();

@@ -102,3 +102,65 @@ export async function mainThreadClock(page) {
     },
   };
 }
+
+/** The user-timing mark that ties the page's clock to the trace's. */
+const CLOCK_MARK = "sandpit-bench-clock";
+
+/**
+ * Traces `page`'s main thread while `body()` runs, and resolves to
+ * `{ result, busy }`: what `body` resolved to, and `busy(from, to)`, the
+ * milliseconds of CPU time the page's main thread spent in tasks (script,
+ * style, layout, paint, everything the renderer runs as a task) between two
+ * times on the page's clock (`performance.now()`). Idle time, such as
+ * waiting for the display's next frame, is not in it, nor time the thread
+ * waited for a core while other processes had the machine's (the trace's
+ * thread time, `tdur`); a task partly in the interval counts in proportion.
+ *
+ * @template T
+ * @param {import("playwright-core").Page} page
+ * @param {() => Promise<T>} body
+ * @returns {Promise<{ result: T, busy: (from: number, to: number) => number }>}
+ */
+export async function traceMainThread(page, body) {
+  const session = await page.context().newCDPSession(page);
+  /** @type {any[]} */
+  const events = [];
+  session.on("Tracing.dataCollected", ({ value }) => events.push(...value));
+  const complete = new Promise((resolve) => session.once("Tracing.tracingComplete", resolve));
+  await withTimeout(
+    session.send("Tracing.start", { categories: "toplevel,blink.user_timing", transferMode: "ReportEvents" }),
+    "Tracing.start",
+  );
+  let result;
+  let markedAt;
+  try {
+    markedAt = await page.evaluate((name) => performance.mark(name).startTime, CLOCK_MARK);
+    result = await body();
+  } finally {
+    await withTimeout(session.send("Tracing.end"), "Tracing.end");
+    await withTimeout(complete, "the end of tracing");
+    await session.detach();
+  }
+  // The mark was made on the page's main thread: its thread, and its clock.
+  const mark = events.find((event) => event.name === CLOCK_MARK);
+  if (!mark) throw new Error("the trace holds no clock mark from the page");
+  const offset = mark.ts / 1000 - markedAt;
+  // The thread's outermost tasks (toplevel events nest), as [start, end] on the page's clock and CPU ms.
+  const events_ = events
+    .filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === "X" && e.cat === "toplevel")
+    .sort((a, b) => a.ts - b.ts);
+  /** @type {[number, number, number][]} */
+  const tasks = [];
+  let until = -Infinity;
+  for (const e of events_) {
+    if (e.ts < until) continue;
+    until = e.ts + e.dur;
+    tasks.push([e.ts / 1000 - offset, until / 1000 - offset, (e.tdur ?? e.dur) / 1000]);
+  }
+  const busy = (from, to) =>
+    tasks.reduce((sum, [start, end, cpu]) => {
+      const overlap = Math.max(0, Math.min(end, to) - Math.max(start, from));
+      return sum + (end > start ? (cpu * overlap) / (end - start) : 0);
+    }, 0);
+  return { result, busy };
+}

@@ -12,6 +12,10 @@ declare global {
     __benchAppMemory: WebAssembly.Memory | null;
     /** The target's driver on the page (page-scripts.mjs). */
     __bench: any;
+    /** The animation frames' times while a scroll is measured (page-scripts.mjs `startFrameLog`). */
+    __benchFrames: number[] | null;
+    /** Each key typed into the editor: when pressed and when painted (page-scripts.mjs `typeIntoLongFile`). */
+    __benchTyping: { keyAt: number; paintedAt: number }[];
     /** The embedding page's client (bench/client/main.mjs). */
     client: any;
     /** Raw Pyodide's page (bench/raw/main.mjs). */

@@ -140,8 +140,10 @@ export function watchSandpit(clockPath) {
  * once), and records on the page clock when Python became ready and when
  * that first run finished. Runs restored from an earlier visit are already
  * on the page then; the first run-entry added after pressing Run is ours.
+ * The editor is CodeMirror, loaded from `editorModule` (EDITOR_MODULE in
+ * src/names.rs): the code goes in through its `EditorView`.
  */
-export function firstRunOnOpen(code) {
+export function firstRunOnOpen({ code, editorModule }) {
   const load = (window.__benchLoad = { readyAt: null, firstResultAt: null, firstOk: null, firstPhase: null, snapshot: null });
   let submitted = false;
   let entry = null;
@@ -160,13 +162,15 @@ export function firstRunOnOpen(code) {
         }
       }
     }
-    const editor = /** @type {HTMLTextAreaElement | null} */ (document.querySelector('[data-testid="code"]'));
-    const button = document.querySelector('[data-testid="run"]');
+    const editor = document.querySelector('[data-testid="code"]');
+    const button = /** @type {HTMLElement | null} */ (document.querySelector('[data-testid="run"]'));
     if (!submitted && editor && button) {
       submitted = true;
-      editor.value = code;
-      editor.dispatchEvent(new Event("input", { bubbles: true }));
-      button.click();
+      import(new URL(editorModule, document.baseURI).href).then(({ EditorView }) => {
+        const view = EditorView.findFromDOM(editor);
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } });
+        button.click();
+      });
     }
     if (entry && load.firstResultAt === null && !["queued", "running"].includes(entry.dataset.phase)) {
       load.firstResultAt = performance.now();
@@ -186,9 +190,13 @@ export function firstRunOnOpen(code) {
 /**
  * Sandpit, once ready: runs code the way a user does (type, press Run) and
  * times it until the finished run is in the DOM, which includes rendering
- * the result but not painting it.
+ * the result but not painting it. The code goes into the editor through
+ * CodeMirror's `EditorView`, from `editorModule` (EDITOR_MODULE in src/names.rs).
  */
-export function installSandpitDriver() {
+export async function installSandpitDriver(editorModule) {
+  const { EditorView } = await import(new URL(editorModule, document.baseURI).href);
+  const view = EditorView.findFromDOM(document.querySelector('[data-testid="code"]'));
+  const type = (code) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } });
   /** The run entry `node` is or holds: a run that starts a new group of runs arrives inside it. */
   const entryIn = (node) =>
     node.nodeType !== 1 ? null : node.matches('[data-testid="run-entry"]') ? node : node.querySelector('[data-testid="run-entry"]');
@@ -248,24 +256,22 @@ export function installSandpitDriver() {
         const answeredAt = spy.doneAt;
         requestAnimationFrame(() =>
           setTimeout(() => {
-            if (described.parts) window.__bench.paints.push(performance.now() - answeredAt);
+            if (described.parts) window.__bench.paints.push({ answeredAt, paintedAt: performance.now() });
           }, 0),
         );
       });
       observer.observe(runs, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-phase"] });
-      const editor = /** @type {HTMLTextAreaElement} */ (document.querySelector('[data-testid="code"]'));
       const usualTimeout = field().value;
       if (timeoutSeconds !== null) setTimeoutField(String(timeoutSeconds));
       started = performance.now();
-      editor.value = code;
-      editor.dispatchEvent(new Event("input", { bubbles: true }));
-      document.querySelector('[data-testid="run"]').click();
+      type(code);
+      /** @type {HTMLElement} */ (document.querySelector('[data-testid="run"]')).click();
       if (timeoutSeconds !== null) setTimeoutField(usualTimeout);
     });
   window.__bench = {
     run: (code) => submit(code).then(({ result }) => result),
     submit,
-    /** Per run, ms from its answer reaching the page until its result was painted. */
+    /** Per run, when its answer reached the page and when its result was painted (page clock). */
     paints: [],
     trace() {
       spy.trace = [];
@@ -452,4 +458,52 @@ export async function runSeries({ codes, timeoutMs }) {
   // Outside the time measured: reports on the runs that come after their results.
   await window.__bench.reported?.();
   return { ms, results };
+}
+
+/**
+ * Sandpit, once ready (figure 4's typing row): puts `code` in the editor
+ * through CodeMirror's `EditorView` (from `editorModule`, EDITOR_MODULE in
+ * src/names.rs), the cursor at the end of line `line`, and the keyboard in
+ * the editor; then notes, for every key pressed, when it was pressed
+ * (`keyAt`, the event's own time stamp: waiting in the input queue counts)
+ * and when the frame after the editor's change to the page was painted
+ * (`paintedAt`), in `window.__benchTyping`.
+ */
+export async function typeIntoLongFile({ editorModule, code, line }) {
+  const { EditorView } = await import(new URL(editorModule, document.baseURI).href);
+  const content = /** @type {HTMLElement} */ (document.querySelector('[data-testid="code"]'));
+  const view = EditorView.findFromDOM(content);
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } });
+  view.dispatch({ selection: { anchor: view.state.doc.line(line).to }, scrollIntoView: true });
+  view.focus();
+  const typed = (window.__benchTyping = []);
+  let keyAt = null;
+  addEventListener("keydown", (event) => (keyAt = event.timeStamp), { capture: true });
+  new MutationObserver(() => {
+    if (keyAt === null) return;
+    const pressed = keyAt;
+    keyAt = null;
+    requestAnimationFrame(() => setTimeout(() => typed.push({ keyAt: pressed, paintedAt: performance.now() }), 0));
+  }).observe(content, { subtree: true, childList: true, characterData: true });
+}
+
+/**
+ * Starts noting the time of every animation frame in `window.__benchFrames`
+ * (figure 4's scroll row), until `stopFrameLog`.
+ */
+export function startFrameLog() {
+  const frames = (window.__benchFrames = []);
+  const log = (at) => {
+    if (window.__benchFrames !== frames) return;
+    frames.push(at);
+    requestAnimationFrame(log);
+  };
+  requestAnimationFrame(log);
+}
+
+/** Stops `startFrameLog`; resolves to the frames' times (page clock). */
+export function stopFrameLog() {
+  const frames = window.__benchFrames;
+  window.__benchFrames = null;
+  return frames;
 }

@@ -88,6 +88,12 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "main-thread time, JS heap and DOM heap include the widget's. The client creates its iframe with " +
       "`allow=\"cross-origin-isolated\"`, so on this isolated page the widget is cross-origin isolated too, as on a host " +
       "page that isolates itself; no run measured here times out. Figures 1 to 3, 5 and 7 are the app page's only.",
+    "- The chat-UI path (`bench/chat-ui/`, figure 10): a page on another loopback origin (not isolated) frames the " +
+      "widget (`widget.html`, shown, not headless) and connects the official MCP SDK's `Client` over `@mcp-b/transports`' " +
+      "`IframeParentTransport`; the moment the widget answers `initialize` it calls `run_python` (a first call, which waits " +
+      "for Python to load), then at once either the trivial round trips or the program set, each call sent when the one " +
+      "before answered. Every sample is a fresh context; nothing waits for the page to settle, so Sandpit's snapshot maker " +
+      "and warm spare start while the calls go on. Raw's page is called the same way from the moment it opens.",
     "- Times are taken on the page's own clock: start-up figures from navigation start; a round trip from handing over " +
       "the code to having the answer. For Sandpit's UI that means typing into the editor, pressing Run and waiting until the " +
       "finished run is in the DOM, so it **includes rendering the run** (not painting it), as a user gets it; for raw it is " +
@@ -103,10 +109,23 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "cache revalidates, and its service worker, if any, fills its cache), as Content-Length; a revalidated file (304) " +
       "costs nothing. The server does not compress. Answers a service worker gives the page are not counted again.",
     "- The app's own share: every file of the bundle but Pyodide's, each gzipped at level 9 as a static host would. " +
-      "The target (the issue's \"gzip size of the app's own wasm and JS\") counts its wasm and JS: the wasm, its " +
-      "wasm-bindgen loader and snippets, the worker's modules, the service worker (with its precache list) and " +
-      "`sandpit-client.js`; the last row counts the rest too (HTML, CSS, the runner's Python, the icons). Every file " +
-      "is listed at the end.",
+      "The target (the issue's \"gzip size of the app's own wasm and JS\") counts its wasm and JS that the first paint " +
+      "needs: the wasm, its wasm-bindgen loader and snippets, the worker's modules, the service worker (with its precache " +
+      "list) and `sandpit-client.js`. The code editor (CodeMirror, `vendor/codemirror/`) has a row of its own: every " +
+      "visit loads it, once the app is on screen (a plain text field stands in until then), and the row after sums " +
+      "both. KaTeX (`vendor/katex/`) loads on the first math display only. The last row counts the rest too (HTML, CSS, " +
+      "the runner's Python, the icons). Every file is listed at the end.",
+    "- Paint (figure 4): on the UI page after its long session (the page shows the latest 100 of its runs), the " +
+      "trivial round trips are run again while DevTools traces the page's main thread. For each run the page notes " +
+      "when the answer arrived and when the frame after the finished run reached the DOM was painted (the task after " +
+      "that animation frame); the row is the main thread's CPU time in between (every task: handling the answer, " +
+      "rendering the run, style, layout, paint; DevTools' thread time, so time the thread waited for a core while " +
+      "other processes had them does not count), and the row after it the whole time, which also holds the wait for " +
+      "the display's next frame (up to 16.7 ms at 60 Hz whatever the page does). Scrolling: the same page, from " +
+      "its top, is scrolled down with the mouse wheel (400 px every 40 ms) while traced; each animation frame's work " +
+      "is the main thread's busy time from its start to the next frame's. Typing: a fresh UI page holds a " +
+      "2,000-line file in its editor; keys are pressed through DevTools every 120 ms at the end of its middle line " +
+      "(code, and Enter, which indents), and each key is timed the same way from the key event's own time stamp.",
     "- Throughput: each pass runs the program set (`bench/programs/*.py`, each program with its own asserts) on a fresh " +
       "page, one program at a time, each waiting for the previous result.",
     "- Figures 4 and 6 alternate between the targets' pages in blocks (10 round trips, or a pass over the programs), " +

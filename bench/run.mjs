@@ -9,6 +9,8 @@
 //   BENCH_MEMORY_RUNS   runs before the second memory snapshot
 //   BENCH_RECOVERIES    timeouts recovered from per mode
 //   BENCH_BATCHES       timed HumanEval batches per target (figure 9)
+//   BENCH_ASKS          questions to the Ask panel's stub model (five steps each)
+//   BENCH_KEYSTROKES    keys typed into a 2,000-line file in the editor
 //   BENCH_OUT           where to write the results (default: bench/)
 //   BENCH_NOTE          a remark for RESULTS.md, e.g. what else the machine was doing
 import { dirname } from "node:path";
@@ -25,6 +27,8 @@ const ENV = {
   memoryRuns: "BENCH_MEMORY_RUNS",
   recoveries: "BENCH_RECOVERIES",
   batches: "BENCH_BATCHES",
+  asks: "BENCH_ASKS",
+  keystrokes: "BENCH_KEYSTROKES",
 };
 
 function settingsFromEnv(env) {

@@ -16,8 +16,8 @@
 // that follows it, always the same one.
 import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
 import { newContext } from "./browser.mjs";
-import { mainThreadClock, pageHeap, workerHeaps } from "./cdp.mjs";
-import { runSeries } from "./page-scripts.mjs";
+import { mainThreadClock, pageHeap, traceMainThread, workerHeaps } from "./cdp.mjs";
+import { runSeries, startFrameLog, stopFrameLog } from "./page-scripts.mjs";
 
 /** A run that does nothing worth mentioning but still returns a value. */
 export const TRIVIAL_RUN = "1 + 1";
@@ -90,12 +90,23 @@ async function longSession(browser, sessions, programs, settings, log) {
   log(`memory after ${sessions[0].runs} runs measured`);
 
   // What a person feels with a long history: a new run's result painting.
+  // The UI page's main thread is traced meanwhile, so each paint's time
+  // splits into the page's work and the wait for the display's next frame.
   for (const s of sessions) await s.page.evaluate(() => window.__bench.paints?.splice(0));
-  await roundTrips(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
+  const ui = sessions.find((s) => s.name === "sandpit");
+  const trivialAgain = () => roundTrips(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
+  const traced = ui ? await traceMainThread(ui.page, trivialAgain) : { busy: null, result: await trivialAgain() };
   const paintAfterMany = Object.fromEntries(
-    await Promise.all(sessions.map(async (s) => [s.name, await s.page.evaluate(() => window.__bench.paints ?? [])])),
+    await Promise.all(
+      sessions.map(async (s) => {
+        const paints = s === ui ? await s.page.evaluate(() => window.__bench.paints) : [];
+        return [s.name, paintTimes(paints, traced.busy)];
+      }),
+    ),
   );
   log(`paint after ${sessions[0].runs} runs measured`);
+  const scrollFrames = ui ? await scrollThrough(ui.page) : [];
+  log(`scrolling through the runs measured: ${scrollFrames.length} frames`);
 
   return Object.fromEntries(
     sessions.map((s) => [
@@ -105,10 +116,36 @@ async function longSession(browser, sessions, programs, settings, log) {
         print100kb: print100kb[s.name],
         trivialBackToBack: trivialBackToBack[s.name],
         paintAfterMany: paintAfterMany[s.name],
+        scrollFrames: s === ui ? scrollFrames : [],
         memory: { first: memoryFirst[s.name], last: memoryLast[s.name], runs: s.runs },
       },
     ]),
   );
+}
+
+/** Wheel steps of a scroll through the page's runs (figure 4's scroll row), each this many pixels, this often. */
+const SCROLL_STEPS = 60;
+const SCROLL_STEP_PX = 400;
+const SCROLL_STEP_MS = 40;
+
+/**
+ * Scrolls `page` down through its runs with the mouse wheel, as a person
+ * reads back, while its main thread is traced; resolves to each animation
+ * frame's main-thread work (from one frame's start to the next's: a frame
+ * that took longer than the display's interval shows as more work).
+ */
+async function scrollThrough(page) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(640, 360);
+  const { busy, result: frames } = await traceMainThread(page, async () => {
+    await page.evaluate(startFrameLog);
+    for (let i = 0; i < SCROLL_STEPS; i++) {
+      await page.mouse.wheel(0, SCROLL_STEP_PX);
+      await page.waitForTimeout(SCROLL_STEP_MS);
+    }
+    return page.evaluate(stopFrameLog);
+  });
+  return frames.slice(1).map((end, i) => busy(frames[i], end));
 }
 
 /** Opens a fresh session per target, runs `body` with them, closes them whatever happens. */
@@ -124,6 +161,20 @@ export async function withSessions(browser, targets, body) {
 }
 
 const sum = (values) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * `{ work, latency }` per paint (`{ answeredAt, paintedAt }` on the page's
+ * clock, or a key's `{ keyAt, paintedAt }`): the page's main-thread time in
+ * between, from the trace's `busy`, and the whole time, which also holds
+ * the wait for the display's next frame.
+ */
+export function paintTimes(paints, busy) {
+  const start = (p) => p.answeredAt ?? p.keyAt;
+  return {
+    work: paints.map((p) => busy(start(p), p.paintedAt)),
+    latency: paints.map((p) => p.paintedAt - start(p)),
+  };
+}
 
 /**
  * What a kind of run cost, run by run: round trips, time inside Python,
@@ -153,7 +204,7 @@ async function openSession(browser, target) {
     await target.prepare(context);
     await page.goto(target.url());
     await target.settled(page);
-    await page.evaluate(target.installDriver);
+    await page.evaluate(target.installDriver, target.driverArgument ?? null);
     clock = await mainThreadClock(page);
   } catch (error) {
     await context.close();

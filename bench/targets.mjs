@@ -10,7 +10,7 @@
 // reads it from its query string. The agent path is not loaded that way
 // (figures 1 to 3 and 7 are about opening the app), so it has no `loadTimes`.
 import { READY_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
-import { CLOCK_PATH } from "../www/generated/names.js";
+import { CLOCK_PATH, EDITOR_MODULE } from "../www/generated/names.js";
 import {
   firstRunOnOpen,
   installClientDriver,
@@ -49,7 +49,7 @@ export function sandpitTarget(url, name = "sandpit") {
     name,
     async prepare(context, { firstRun = null } = {}) {
       await context.addInitScript(watchSandpit, CLOCK_PATH);
-      if (firstRun !== null) await context.addInitScript(firstRunOnOpen, firstRun);
+      if (firstRun !== null) await context.addInitScript(firstRunOnOpen, { code: firstRun, editorModule: EDITOR_MODULE });
     },
     url: () => url,
     /** Page-clock times of a load whose context was prepared with `firstRun`. */
@@ -59,6 +59,7 @@ export function sandpitTarget(url, name = "sandpit") {
     },
     settled: appSettled,
     installDriver: installSandpitDriver,
+    driverArgument: EDITOR_MODULE,
   };
 }
 

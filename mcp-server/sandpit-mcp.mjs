@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
+import { PROGRESS_STREAM_META } from "../www/generated/names.js";
 import { fromJsonSchema, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
@@ -38,6 +39,7 @@ const TOOLS = JSON.parse(readFileSync(join(ROOT, "src", "tools.json"), "utf8"));
 /** The app-only tools a view hands its work back with. */
 export const CLAIM_TOOL = "sandpit_view_claim";
 export const RESULT_TOOL = "sandpit_view_result";
+export const OUTPUT_TOOL = "sandpit_view_output";
 const DEFAULT_PORT = 9334;
 
 const { values: options } = parseArgs({
@@ -96,7 +98,7 @@ if (!options.http) process.stdin.on("end", stop);
 function newServer() {
   const server = new McpServer(
     { name: "sandpit", title: "Sandpit", version: VERSION },
-    { capabilities: { tools: {}, resources: {} } },
+    { capabilities: { tools: {}, resources: {}, logging: {} } },
   );
   const showsViews = () =>
     getUiCapability(server.server.getClientCapabilities())?.mimeTypes?.includes(RESOURCE_MIME_TYPE) ?? false;
@@ -116,7 +118,7 @@ function newServer() {
       },
       /** @type {any} */ (
         async (/** @type {Record<string, any>} */ args, /** @type {import("@modelcontextprotocol/server").ServerContext} */ ctx) =>
-          await calls.call(tool.name, args, { views: showsViews(), signal: ctx.mcpReq.signal })
+          await calls.call(tool.name, args, { views: showsViews(), signal: ctx.mcpReq.signal, onOutput: streamTo(ctx) })
       ),
     );
     registerAppResource(
@@ -162,6 +164,25 @@ function newServer() {
   );
   registerAppTool(
     server,
+    OUTPUT_TOOL,
+    {
+      description: "Sandpit's view hands on output of the call it claimed, as the code writes it.",
+      inputSchema: fromJsonSchema({
+        type: "object",
+        properties: { call: { type: "string" }, stream: { enum: ["stdout", "stderr"] }, text: { type: "string" } },
+        required: ["call", "stream", "text"],
+      }),
+      _meta: { ui: appOnly },
+    },
+    /** @type {any} */ (
+      async (/** @type {{ call: string, stream: "stdout" | "stderr", text: string }} */ { call, stream, text }) => {
+        const accepted = calls.output(call, stream, text);
+        return { content: [{ type: "text", text: accepted ? "accepted" : "no such call is waiting" }] };
+      }
+    ),
+  );
+  registerAppTool(
+    server,
     RESULT_TOOL,
     {
       description: "Sandpit's view hands back the result of the call it claimed.",
@@ -188,6 +209,30 @@ function newServer() {
     ),
   );
   return server;
+}
+
+/**
+ * Sends a call's output to its client as the browser writes it, as the
+ * widget does: notifications/message (logger "stdout" or "stderr", within the
+ * client's logging level) and, when the call has a progress token, the
+ * message of notifications/progress, whose `_meta` names the stream.
+ *
+ * @param {import("@modelcontextprotocol/server").ServerContext} ctx
+ * @returns {import("./lib/calls.mjs").OnOutput}
+ */
+function streamTo(ctx) {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  let progress = 0;
+  const sent = (/** @type {Promise<void>} */ sending) => sending.catch(() => {
+    // The client went away: the call's result will find nobody either.
+  });
+  return (stream, text) => {
+    sent(ctx.mcpReq.log("info", { requestId: ctx.mcpReq.id, stream, text }, stream));
+    if (progressToken === undefined) return;
+    progress += 1;
+    const params = { progressToken, progress, message: text, _meta: { [PROGRESS_STREAM_META]: stream } };
+    sent(ctx.mcpReq.notify({ method: "notifications/progress", params }));
+  };
 }
 
 /**

@@ -17,8 +17,10 @@ import importlib.util
 import inspect
 import io
 import json
+import keyword
 import linecache
 import math
+import operator
 import os
 import re
 import signal
@@ -1084,6 +1086,160 @@ def _plan(module: str, line: int) -> dict:
     }
 
 
+#: Most names a completion answer lists.
+_COMPLETION_LIMIT = 1000
+#: Standard modules a completion never imports to list their names: they act on import.
+_NO_IMPORT_TO_COMPLETE = frozenset(("antigravity", "this", "idlelib", "turtledemo", "__hello__", "__phello__"))
+#: The end of a line where an import names a module: ``import a, b.c`` or ``from a.b``.
+_IMPORTING = re.compile(r"^\s*(?:import\s+(?:[\w.]+\s*(?:as\s+\w+\s*)?,\s*)*|from\s+)([\w.]*)$")
+#: ``from module import a, b``: the module whose names complete the end.
+_IMPORTING_FROM = re.compile(r"^\s*from\s+([\w.]+)\s+import\s+(?:\(?\s*(?:\w+\s*(?:as\s+\w+\s*)?,\s*)*)(\w*)$")
+#: A dotted name ending at the cursor: ``a.b.c`` then the part being typed.
+_DOTTED = re.compile(r"(?<![\w.)\]}'\"])((?:[^\W\d]\w*\.)+)(\w*)$")
+
+
+def complete(session: str, code: str, cursor: int) -> str:
+    """Names that could be typed at ``cursor`` (a character offset into
+    ``code``): after ``import`` or ``from``, module names; after
+    ``from m import``, the names of ``m``; after ``name.``, the attributes
+    of what the session holds under that name; elsewhere, the session's
+    globals, the builtins and the keywords.
+
+    Returns ``Completions`` (src/protocol.rs) as JSON: the name being typed,
+    which the chosen one replaces, and every candidate (the editor filters
+    them as typing goes on). Runs none of the session's code: values are
+    looked up in dictionaries, never through properties, ``__getattr__`` or
+    ``__dir__``. Only a standard module may be imported to list its names.
+    """
+    line = code[:cursor].rsplit("\n", 1)[-1]
+    token = re.search(r"\w*$", line).group()
+    names: dict[str, str] = {}
+    importing = _IMPORTING.match(line)
+    importing_from = _IMPORTING_FROM.match(line)
+    dotted = _DOTTED.search(line)
+    if importing:
+        token = importing.group(1).rsplit(".", 1)[-1]
+        names = _module_names(importing.group(1))
+    elif importing_from:
+        module = _module_to_complete(importing_from.group(1))
+        names = {} if module is None else _kinds(_static_attributes(module))
+    elif dotted:
+        owner = _resolve(_sessions.get(session), dotted.group(1)[:-1])
+        names = {} if owner is _MISSING else _kinds(_static_attributes(owner))
+    elif not line[: len(line) - len(token)].endswith("."):
+        namespace = _session(session).module.__dict__ if session in _sessions else {}
+        # A soft keyword that is also a name (``type``, ``_``) is offered as the name.
+        names = dict.fromkeys(keyword.kwlist + keyword.softkwlist, "keyword")
+        names |= _kinds(vars(builtins)) | _kinds(namespace)
+    private = token.startswith("_")
+    options = [
+        {"name": name, "kind": kind}
+        for name, kind in names.items()
+        if name.isidentifier() and (private or not name.startswith("_"))
+    ]
+    return json.dumps({"token": token, "options": options[:_COMPLETION_LIMIT]})
+
+
+#: What ``_resolve`` returns for a name that leads nowhere.
+_MISSING = object()
+#: Attributes whose value is computed when read: completion stops at them.
+_ATTRIBUTE_DESCRIPTORS = (property, types.GetSetDescriptorType, types.MemberDescriptorType)
+
+
+def _resolve(session: "_Session | None", dotted: str):
+    """The value ``dotted`` names in the session, looked up without running
+    code (``inspect.getattr_static``), or ``_MISSING``; a property or other
+    computed attribute along the way is ``_MISSING`` too."""
+    first, *rest = dotted.split(".")
+    namespace = session.module.__dict__ if session is not None else {}
+    value = namespace.get(first, vars(builtins).get(first, _MISSING))
+    for name in rest:
+        if value is _MISSING:
+            break
+        try:
+            value = inspect.getattr_static(value, name)
+        except AttributeError:
+            return _MISSING
+        if issubclass(type(value), _ATTRIBUTE_DESCRIPTORS):
+            return _MISSING
+    return value
+
+
+def _static_attributes(value) -> dict:
+    """``value``'s attributes by name as ``dir()`` would list them, read from
+    the dictionaries of the value and of its classes."""
+    is_class = issubclass(type(value), type)
+    try:
+        owners = type.__getattribute__(value if is_class else type(value), "__mro__")
+    except Exception:
+        return {}
+    found: dict = {}
+    for owner in reversed(owners):
+        found.update(type.__getattribute__(owner, "__dict__"))
+    if not is_class:
+        try:
+            own = object.__getattribute__(value, "__dict__")
+        except Exception:
+            own = None
+        if type(own) is dict:
+            found.update(own)
+    return {name: item for name, item in found.items() if type(name) is str}
+
+
+def _kinds(values: dict) -> dict:
+    """Each name's kind of value, as ``CompletionKind`` (src/protocol.rs) names it."""
+    return {name: _kind(value) for name, value in values.items()}
+
+
+def _kind(value) -> str:
+    # By the value's type alone: isinstance() may ask the value for its
+    # ``__class__``, which runs a class's own ``__getattribute__``.
+    kind = type(value)
+    if issubclass(kind, types.ModuleType):
+        return "module"
+    if issubclass(kind, type):
+        return "class"
+    if issubclass(kind, _ATTRIBUTE_DESCRIPTORS):
+        return "property"
+    if callable(value) or issubclass(kind, (staticmethod, classmethod)):
+        return "function"
+    return "variable"
+
+
+def _module_names(typed: str) -> dict:
+    """Modules whose name begins with ``typed``'s package part: top-level
+    ones (the standard library, Pyodide's packages, what is installed), or
+    the submodules of a package already imported."""
+    package, _, _ = typed.rpartition(".")
+    if not package:
+        names = set(sys.stdlib_module_names) | set(_package_of)
+        names |= {name for name in sys.modules if "." not in name}
+        return dict.fromkeys(sorted(names), "module")
+    prefix = package + "."
+    return {
+        name[len(prefix) :]: "module"
+        for name in sorted(sys.modules)
+        if name.startswith(prefix) and "." not in name[len(prefix) :]
+    }
+
+
+def _module_to_complete(name: str):
+    """Module ``name`` if it is imported already, or a standard module that
+    imports (once) without acting; else ``None``."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    top = name.split(".")[0]
+    if top not in sys.stdlib_module_names or top in _NO_IMPORT_TO_COMPLETE:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return importlib.import_module(name)
+    except Exception:
+        return None
+
+
 def _describe_error(error: BaseException, filename: str, code: str) -> dict:
     lines = _lines(code)
     if isinstance(error, SyntaxError) and error.filename == filename:
@@ -1111,6 +1267,10 @@ def _describe_error(error: BaseException, filename: str, code: str) -> dict:
                 if same_line and frame.end_colno is not None
                 else None
             )
+    trace = "".join(traceback.format_exception(type(error), error, tb))
+    innermost = tb
+    while innermost is not None and innermost.tb_next is not None:
+        innermost = innermost.tb_next
     return {
         "type": type(error).__name__,
         "message": _message(error),
@@ -1118,8 +1278,32 @@ def _describe_error(error: BaseException, filename: str, code: str) -> dict:
         "column": column,
         "end_column": end_column,
         "source": _source_around(lines, line),
-        "traceback": "".join(traceback.format_exception(type(error), error, tb)),
-        "hint": _hint(error),
+        "traceback": trace,
+        "hint": _hint(error) or _name_hint(error, line, trace, innermost),
+    }
+
+
+def _name_hint(error: BaseException, line, trace: str, tb) -> "dict | None":
+    """For a name that is not defined: the name meant, as Python guesses it
+    (``Did you mean: 'total'?`` ends the traceback from 3.12 on) or else the
+    closest name the failing frame knows, and what to do."""
+    name = getattr(error, "name", None) if isinstance(error, NameError) else None
+    if not isinstance(name, str) or not name:
+        return None
+    said = re.search(r"Did you mean: '([^']+)'\?\s*$", trace)
+    guess = said.group(1) if said else None
+    if guess is None and tb is not None:
+        import difflib
+
+        frame = tb.tb_frame
+        known = {*frame.f_locals, *frame.f_globals, *frame.f_builtins}
+        guess = next(iter(difflib.get_close_matches(name, known, n=1)), None)
+    meant = f"Did you mean {guess!r}? " if guess else ""
+    where = f" when line {line} runs" if line else ""
+    return {
+        "code": "undefined_name",
+        "message": f"{meant}{name!r} is not defined{where}: fix the spelling, or define it "
+        "(assign or import it) before it is used.",
     }
 
 
@@ -1141,6 +1325,248 @@ def _exit_code(error: SystemExit, capture: "_Capture") -> int:
     if text is not None:
         capture.write("stderr", f"{text}\n")
     return 1
+
+
+# -- tests and verification --------------------------------------------------
+# A run's ``tests`` (RunRequest.tests) run after its code, in the same
+# namespace: each top-level ``assert`` is a test, and so is each top-level
+# ``def test_*`` (called with no arguments, awaited when ``async``). Asserts
+# are rewritten to pass what they evaluate through ``_compared`` or
+# ``_noted`` first, so a failed one can show the values it saw, as pytest's
+# rewriting does, without evaluating anything twice.
+
+#: Comparison operators a rewritten assert may hold, by their symbol.
+_COMPARISONS = {
+    ast.Eq: ("==", operator.eq),
+    ast.NotEq: ("!=", operator.ne),
+    ast.Lt: ("<", operator.lt),
+    ast.LtE: ("<=", operator.le),
+    ast.Gt: (">", operator.gt),
+    ast.GtE: (">=", operator.ge),
+    ast.Is: ("is", operator.is_),
+    ast.IsNot: ("is not", operator.is_not),
+    ast.In: ("in", lambda item, container: item in container),
+    ast.NotIn: ("not in", lambda item, container: item not in container),
+}
+_COMPARE_BY_SYMBOL = {symbol: compare for symbol, compare in _COMPARISONS.values()}
+#: Characters of a value's repr shown in a failed assert's explanation.
+_EXPLAINED_REPR_CHARS = 240
+#: What the last rewritten assert evaluated: ``(line, symbol, left, right)``
+#: for a comparison, ``(line, None, value, None)`` otherwise; ``None`` before any.
+_last_check = None
+
+
+def _compared(line: int, left, symbol: str, right):
+    """``left <symbol> right``, noting both sides for a failure's explanation."""
+    global _last_check
+    _last_check = (line, symbol, left, right)
+    return _COMPARE_BY_SYMBOL[symbol](left, right)
+
+
+def _noted(line: int, value):
+    """``value`` itself, noted for a failure's explanation."""
+    global _last_check
+    _last_check = (line, None, value, None)
+    return value
+
+
+class _AssertRewriter(ast.NodeTransformer):
+    """Rewrites ``assert a == b`` (on line 3) into ``assert _compared(3, a,
+    "==", b)`` and any other ``assert x`` into ``assert _noted(3, x)``, looked
+    up through ``__import__`` so the session's globals gain no name."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.Assert:
+        test = node.test
+        runner = ast.Call(ast.Name("__import__", ast.Load()), [ast.Constant(__name__)], [])
+        line = ast.Constant(node.lineno)
+        comparison = _COMPARISONS.get(type(test.ops[0])) if isinstance(test, ast.Compare) and len(test.ops) == 1 else None
+        if comparison is not None:
+            call = ast.Call(
+                ast.Attribute(runner, "_compared", ast.Load()),
+                [line, test.left, ast.Constant(comparison[0]), test.comparators[0]],
+                [],
+            )
+        else:
+            call = ast.Call(ast.Attribute(runner, "_noted", ast.Load()), [line, test], [])
+        node.test = ast.fix_missing_locations(ast.copy_location(call, test))
+        return node
+
+
+class _Tests:
+    """A run's tests, compiled one top-level statement at a time, and what
+    they found (``Verification`` in src/protocol.rs)."""
+
+    def __init__(self, source: str, filename: str):
+        self.source, self.filename = source, filename
+        self.lines = _lines(source)
+        linecache.cache[filename] = (len(source), None, self.lines, filename)
+        self.cases: list[dict] = []
+        self.not_run: "str | None" = None
+        self.started = False
+        #: Each top-level statement: (code, its first line, whether it is an
+        #: assert, so a test, its line).
+        self.steps: list = []
+        #: Top-level ``def test_*`` names, in order.
+        self.functions: list[str] = []
+        #: What each assert tests, by line, for explaining a failure there.
+        self.asserts: dict[int, ast.expr] = {}
+        self.compile_error: "BaseException | None" = None
+        self.awaits = False
+        try:
+            self._compile()
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as error:  # ValueError: a null byte, before 3.12
+            self.compile_error = error
+            self.steps, self.functions = [], []
+
+    def _compile(self) -> None:
+        tree = ast.parse(self.source, self.filename, "exec")
+        self.asserts = {node.lineno: node.test for node in ast.walk(tree) if isinstance(node, ast.Assert)}
+        tree = _AssertRewriter().visit(tree)
+        flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+        for node in tree.body:
+            code = compile(ast.Module([node], []), self.filename, "exec", flags=flags)
+            self.awaits = self.awaits or _awaits(code)
+            name = self._segment(node).split("\n", 1)[0]
+            self.steps.append((code, name, isinstance(node, ast.Assert), node.lineno))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                self.functions.append(node.name)
+                self.awaits = self.awaits or isinstance(node, ast.AsyncFunctionDef)
+
+    def _segment(self, node) -> str:
+        text = ast.get_source_segment(self.source, node) or ""
+        return text if len(text) <= _EXPLAINED_REPR_CHARS else text[: _EXPLAINED_REPR_CHARS - 1] + "…"
+
+    async def run(self, namespace: dict, job: "_Job") -> None:
+        """Runs every test in ``namespace``; a host's stop goes through,
+        after noting which tests did not run."""
+        self.started = True
+        if self.compile_error is not None:
+            line = getattr(self.compile_error, "lineno", None) or 1
+            self.cases.append(self._failed("tests", line, self.compile_error))
+            self.not_run = "The tests do not compile, so none ran."
+            return
+        for code, name, is_test, line in self.steps:
+            failure = await self._run_step(name, is_test, line, job, lambda code=code: eval(code, namespace))
+            if failure is not None and not is_test:
+                self.not_run = f"Line {line} of the tests raised {failure}, so the tests after it did not run."
+                return
+        for name in self.functions:
+            function = namespace.get(name)
+            line = getattr(getattr(function, "__code__", None), "co_firstlineno", 1)
+            await self._run_step(name, True, line, job, function if callable(function) else _not_callable(name))
+
+    async def _run_step(self, name: str, is_test: bool, line: int, job: "_Job", call) -> "str | None":
+        """Runs one statement or test function, recorded when it is a test
+        or when it fails. Returns the exception's type name when it raised."""
+        global _last_check
+        _last_check = None
+        try:
+            outcome = call()
+            if inspect.iscoroutine(outcome):
+                await outcome
+        except BaseException as exc:  # noqa: BLE001 - a test's failure is its result; the host's stop goes on
+            if (_stopped_by_host and isinstance(exc, KeyboardInterrupt)) or (
+                job._stopped and isinstance(exc, asyncio.CancelledError)
+            ):
+                self.not_run = "The run was stopped before every test had run."
+                raise
+            self.cases.append(self._failed(name, line, exc))
+            return type(exc).__name__
+        if is_test:
+            self.cases.append({"name": name, "line": line, "passed": True, "error": None, "explanation": None, "compared": None})
+        return None
+
+    def _failed(self, name: str, line: int, exc: BaseException) -> dict:
+        error = _bounded(_describe_error, exc, self.filename, self.source)
+        case = {"name": name, "line": error["line"] or line, "passed": False, "error": error, "explanation": None, "compared": None}
+        check, innermost = _last_check, exc.__traceback__
+        while innermost is not None and innermost.tb_next is not None:
+            innermost = innermost.tb_next
+        # Only an assert of the tests that failed itself is explained, not
+        # an AssertionError raised further in (by the code's own asserts).
+        raised_here = (
+            innermost is not None
+            and innermost.tb_frame.f_code.co_filename == self.filename
+            and check is not None
+            and check[0] == innermost.tb_lineno
+        )
+        if isinstance(exc, AssertionError) and raised_here and check[0] in self.asserts:
+            case["explanation"], case["compared"] = self._explain(self.asserts[check[0]], check[1:])
+        return case
+
+    def _explain(self, test: ast.expr, check: tuple) -> "tuple[str, dict | None]":
+        """What the failed assert saw (``test`` is what it tests), as pytest
+        shows it: ``assert 4 == 5`` then ``+  where 4 = add(2, 2)`` for each
+        side that is not a literal."""
+        symbol, left, right = check
+        shown = [(left, test.left if symbol is not None else test)]
+        if symbol is not None:
+            shown.append((right, test.comparators[0]))
+        reprs = [_cut(_safe_repr(value)[0], _EXPLAINED_REPR_CHARS * 4)[0] for value, _ in shown]
+        reprs = [text if len(text) <= _EXPLAINED_REPR_CHARS else text[: _EXPLAINED_REPR_CHARS - 1] + "…" for text in reprs]
+        head = f"assert {reprs[0]} {symbol} {reprs[1]}" if symbol is not None else f"assert {reprs[0]}"
+        lines = [head]
+        for text, (_, expression) in zip(reprs, shown):
+            source = self._segment(expression)
+            if not isinstance(expression, ast.Constant) and source != text:
+                lines.append(f" +  where {text} = {source}")
+        difference = _first_difference(left, right) if symbol == "==" else None
+        if difference:
+            lines.append(f" +  {difference}")
+        compared = None if symbol is None else {"left": reprs[0], "op": symbol, "right": reprs[1]}
+        return "\n".join(lines), compared
+
+    def report(self, outcome: "_Outcome") -> dict:
+        """``Verification`` (src/protocol.rs)."""
+        not_run = self.not_run
+        if self.started and not_run is None and outcome.status != "ok":
+            not_run = f"The run ended ({outcome.status}) while the tests ran."
+        elif not self.started:
+            if outcome.status == "cancelled":
+                not_run = "The run was stopped before the tests ran."
+            elif outcome.error is not None:
+                not_run = f"The code raised {outcome.error['type']}, so no test ran."
+            else:
+                not_run = "The code ended (sys.exit) before the tests ran."
+        passed = not_run is None and all(case["passed"] for case in self.cases)
+        return {"passed": passed, "tests": self.cases, "not_run": not_run}
+
+
+def _not_callable(name: str):
+    def fail():
+        raise TypeError(f"{name} is not callable")
+
+    return fail
+
+
+def _first_difference(left, right) -> "str | None":
+    """Where two strings or sequences of one type first differ, for an ``==`` that failed."""
+    if type(left) is not type(right) or not isinstance(left, (str, bytes, list, tuple)):
+        return None
+    try:
+        for index, (a, b) in enumerate(zip(left, right)):
+            if a != b:
+                return f"first difference at index {index}: {_safe_repr(a)[0][:80]} != {_safe_repr(b)[0][:80]}"
+    except Exception:  # noqa: BLE001 - items whose == fails: no detail
+        return None
+    if len(left) != len(right):
+        longer, extra = ("left", len(left) - len(right)) if len(left) > len(right) else ("right", len(right) - len(left))
+        return f"the {longer} side has {extra} more item(s)"
+    return None
+
+
+def _drive(coroutine):
+    """Runs a coroutine that never suspends (tests without ``await`` in a run
+    without it) to its end, here and now."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError(
+        "a test awaited something in a run that does not await: make it `async def test_...`, "
+        "or use `await` at the top level of the tests"
+    )
 
 
 def _compile(code: str, filename: str):
@@ -1206,11 +1632,12 @@ def _awaits(compiled) -> bool:
 class _Request:
     """A ``RunRequest`` (src/protocol.rs), read from its JSON."""
 
-    __slots__ = ("code", "session", "limits", "files", "figure_format", "fresh")
+    __slots__ = ("code", "session", "limits", "files", "figure_format", "fresh", "tests")
 
     def __init__(self, request_json: str):
         request = json.loads(request_json)
         self.code = request["code"]
+        self.tests = request.get("tests")
         self.session = request["session"]
         self.limits = request["limits"]
         self.files = request.get("files", [])
@@ -1268,6 +1695,7 @@ def _run_result(
     duration_ms: float,
     artifacts: list,
     files: dict,
+    verification: "dict | None" = None,
 ) -> dict:
     """``RunResult`` (src/protocol.rs) of a finished run; ``files`` is the
     working directory as :func:`_snapshot` sees it after the run."""
@@ -1296,6 +1724,7 @@ def _run_result(
             for path, (size, _) in sorted(files.items())[:_MAX_LISTED_FILES]
         ],
         "restored": None,
+        "verification": verification,
     }
 
 
@@ -1335,6 +1764,7 @@ class _Job:
         self.capture = _Capture(request.limits["output_bytes"], emit, eager_output)
         self.displays = _Displays(request.limits["display_bytes"], request.figure_format)
         self._stopped = False
+        self.tests = None if request.tests is None else _Tests(request.tests, f"<tests-{_run_counter}>")
         self.before = None
         self.directory = _session_dir(self.session_name)
         _enter(self.directory)
@@ -1355,11 +1785,13 @@ class _Job:
                 self.before = _snapshot()
             body, last = _compile(self.request.code, self.filename)
             _interrupted = False
-            if _awaits(body) or _awaits(last):
+            if _awaits(body) or _awaits(last) or (self.tests is not None and self.tests.awaits):
                 return self._go_on(body, last)
             exec(body, self.namespace)
             if last is not None:
                 self._returned(eval(last, self.namespace))
+            if self.tests is not None:
+                _drive(self.tests.run(self.namespace, self))
         except BaseException as exc:  # noqa: BLE001 - sorted by _failed, which re-raises the rest
             self._failed(exc)
         return None
@@ -1380,6 +1812,8 @@ class _Job:
                 if inspect.iscoroutine(value):
                     value = await value
                 self._returned(value)
+            if self.tests is not None:
+                await self.tests.run(self.namespace, self)
         except BaseException as exc:  # noqa: BLE001 - sorted by _failed, which re-raises the rest
             self._failed(exc)
         finally:
@@ -1484,9 +1918,12 @@ class _Job:
             else _artifacts(self.before, after, self.request.limits["artifact_bytes"])
         )
         outcome, capture, displays = self.outcome, self.capture, self.displays
+        verification = None if self.tests is None else self.tests.report(outcome)
         # A fresh run's directory is dropped: it leaves no file in the session.
         left = {} if self.request.fresh else after
-        return json.dumps(_run_result(outcome, capture, displays, self.duration_ms, artifacts, left))
+        return json.dumps(
+            _run_result(outcome, capture, displays, self.duration_ms, artifacts, left, verification)
+        )
 
 
 def run(request_json: str, emit, eager_output: bool = False, failures_json: str = "{}"):

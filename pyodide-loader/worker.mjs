@@ -20,6 +20,11 @@
 // over the port that `init` brings, which the page sends once it has checked
 // this worker's CSP (see `startEarly`).
 //
+// Where no module worker can start (a page with an opaque origin), this script
+// runs on the own thread of a frame's page instead (www/thread-worker.js,
+// THREAD_PAGE): the same protocol, the page's thread shared with the code.
+// There a run that reaches its timeout is given up (see `clockValve`).
+//
 // Start-up restores Python from a snapshot when one is stored (see
 // snapshot.mjs), else starts it from scratch. The snapshot is made by a
 // worker started for nothing else (`make_snapshot` in its config): it never
@@ -44,10 +49,11 @@ import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from ".
  *
  * @typedef {{
  *   configure(indexJson: string, interruptSignal: number, nudgeSignal: number): void,
- *   watch_signals(word: Int32Array): void,
+ *   watch_signals(word: Int32Array | Map<number, number>): void,
  *   run(requestJson: string, emit: (stream: string, text: string) => void, eager: boolean, failuresJson: string): string | PromiseLike<string> & { destroy(): void },
  *   read_file(session: string, path: string): string,
  *   check(code: string): string,
+ *   complete(session: string, code: string, cursor: number): string,
  * }} Runner
  */
 
@@ -62,6 +68,19 @@ import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from ".
  *
  * @typedef {{ fetched: Record<string, number>, bundled: string[], snapshot_key: string }} Manifest
  */
+
+/** Whether this script runs on a page's thread (THREAD_PAGE) rather than in a worker. */
+const ON_A_PAGE = "document" in self;
+
+/**
+ * On a page, how long after its timeout a run that has not paused is
+ * stopped from inside: the page's own timer (the host's) is due first, and
+ * decides what the run came to once the thread is free again.
+ */
+const PAGE_TIMEOUT_MARGIN_MS = 250;
+
+/** How often, on a page, a run past its timeout is interrupted again. */
+const PAGE_INTERRUPT_REPEAT_MS = 100;
 
 /** Minimum time between two progress messages, so a fast download does not flood the host. */
 const PROGRESS_INTERVAL_MS = 50;
@@ -164,7 +183,9 @@ const starting = self.name === SNAPSHOT_MAKER_NAME ? null : startEarly();
 starting?.catch(() => {});
 
 // The first (and only) message on the worker itself: `init`, carrying the port.
+// On a page, only from the page that framed it.
 self.onmessage = (event) => {
+  if (event.source !== null && event.source !== Reflect.get(self, "parent")) return;
   const message = event.data?.init;
   if (message === undefined || port !== null || !event.ports[0]) {
     console.warn("sandpit worker: ignored a message that is not the first init");
@@ -464,13 +485,17 @@ async function startPython(loadPyodide, stored, startup) {
  */
 async function startEarly() {
   // Read before lockDown removes Cache Storage, beside the check below.
-  const stored = openSnapshot(
-    self.caches,
-    PYODIDE_URL,
-    fetches.manifest.then((manifest) => manifest.snapshot_key),
+  const cacheStorage = storage();
+  const stored = (
+    cacheStorage === null
+      ? Promise.resolve(/** @type {{ absent: true }} */ ({ absent: true }))
+      : openSnapshot(cacheStorage, PYODIDE_URL, fetches.manifest.then((manifest) => manifest.snapshot_key))
   ).catch((error) => ({ rejected: `it could not be read: ${error?.message ?? error}` }));
-  const own = await fetch(import.meta.url, { cache: "no-store" });
-  if (!(own.ok && own.headers.has("Content-Security-Policy"))) return null;
+  // On a page (THREAD_PAGE) the page's own policy is the worker's, whatever this script was served with.
+  if (!ON_A_PAGE) {
+    const own = await fetch(import.meta.url, { cache: "no-store" });
+    if (!(own.ok && own.headers.has("Content-Security-Policy"))) return null;
+  }
   const { loadPyodide } = await fetches.loader;
   // The manifest knows the sizes up front, so the bar never runs backwards.
   // Python does not wait for it: progress is reported once it is in.
@@ -511,6 +536,11 @@ async function init(config) {
       pyodide.setInterruptBuffer(interrupt);
       // Pyodide's sleep never looks at it; the runner's sleep does.
       runner.watch_signals(interrupt);
+    } else if (ON_A_PAGE) {
+      const { buffer, word } = clockValve();
+      // Pyodide reads and clears only `[0]` of what it is given.
+      pyodide.setInterruptBuffer(/** @type {any} */ (buffer));
+      runner.watch_signals(word);
     }
     // From `sys`, not `platform`: importing a module the snapshot does not
     // hold costs a restored start a few hundred milliseconds.
@@ -519,6 +549,59 @@ async function init(config) {
     post("ready", { python, pyodide: pyodide.version, snapshot });
   } catch (error) {
     post("fatal", { message: `Python failed to start: ${/** @type {Error} */ (error)?.message ?? error}` });
+  }
+}
+
+/**
+ * When, on a page, the running code is stopped from inside; Infinity while
+ * nothing runs or the run has no timeout.
+ */
+let valveAt = Infinity;
+/** Whether the valve stopped the current run: its result is then given up. */
+let valveOpened = false;
+
+/**
+ * The interrupt buffer of Python on a page's thread: no other thread can
+ * write one while the code runs, so reading it asks the clock instead, and
+ * finds SIGINT once the run is PAGE_TIMEOUT_MARGIN_MS past its timeout.
+ * `buffer` for Pyodide (it reads `[0]`), `word` for the runner's sleep (a
+ * Map to Python, whose item 0 is read the same way).
+ */
+function clockValve() {
+  const signal = () => {
+    const now = performance.now();
+    if (now < valveAt) return 0;
+    valveOpened = true;
+    // Again only after a while, as the host repeats an interrupt: code that
+    // catches one still meets the next, and the runner's own work meanwhile is left alone.
+    valveAt = now + PAGE_INTERRUPT_REPEAT_MS;
+    return INTERRUPT_SIGNAL;
+  };
+  const buffer = {
+    get 0() {
+      return signal();
+    },
+    set 0(_cleared) {},
+  };
+  const word = new (class extends Map {
+    /** @param {unknown} _key */
+    get(_key) {
+      return signal();
+    }
+    /** @param {unknown} _key @param {unknown} _value */
+    set(_key, _value) {
+      return this;
+    }
+  })();
+  return { buffer, word };
+}
+
+/** Cache Storage, or null where the page's origin has none (an opaque one throws). */
+function storage() {
+  try {
+    return self.caches ?? null;
+  } catch {
+    return null;
   }
 }
 
@@ -703,6 +786,7 @@ async function run(id, request) {
   blocked = [];
   if (request.memory_limit_bytes != null) memoryLimit = request.memory_limit_bytes;
   memoryLimitReached = false;
+  valveOpened = false;
   try {
     const fromImports = mayNeedPackages(request.code);
     let failures = {};
@@ -719,9 +803,14 @@ async function run(id, request) {
     // worker, so output is sent line by line: nothing printed is lost.
     // The runner returns its result as JSON text: one conversion, no PyProxy
     // to leak. Code that awaits at top level gets a coroutine to await instead.
-    const resultJson = await finished(
-      runner.run(JSON.stringify(request), emit, interrupt === null, JSON.stringify(failures)),
-    );
+    if (ON_A_PAGE && request.timeout_ms !== null && request.timeout_ms !== undefined) {
+      valveAt = performance.now() + request.timeout_ms + PAGE_TIMEOUT_MARGIN_MS;
+    }
+    const outcome = runner.run(JSON.stringify(request), emit, interrupt === null, JSON.stringify(failures));
+    const resultJson = await finished(outcome).finally(() => (valveAt = Infinity));
+    // The host's timer was due first: it stops the run its own way (a new
+    // interpreter, the session replayed), and this one says nothing more.
+    if (valveOpened) return;
     await settle();
     const result = JSON.parse(resultJson);
     result.blocked = blocked;
@@ -752,6 +841,9 @@ async function answer(id, query) {
         break;
       case "check":
         found = { check: { report: JSON.parse(runner.check(body.code)) } };
+        break;
+      case "complete":
+        found = { complete: { completions: JSON.parse(runner.complete(body.session, body.code, body.cursor)) } };
         break;
       default:
         throw new Error(`unknown query ${JSON.stringify(kind)}`);

@@ -47,7 +47,7 @@ const NAMES = fileURLToPath(new URL("../www/generated/names.js", import.meta.url
  *
  * @type {import("esbuild").Plugin}
  */
-const namesWrittenIn = {
+export const namesWrittenIn = {
   name: "sandpit-names",
   setup(plugin) {
     plugin.onResolve({ filter: /(^|\/)generated\/names\.js$/ }, () => ({ path: NAMES }));
@@ -142,7 +142,12 @@ async function rehashIntegrity(dir, page) {
     if (!href || !algorithm) throw new Error(`${page}: cannot rehash ${tag}`);
     const bytes = await readFile(join(dir, decodeURI(href)));
     const digest = createHash(algorithm).update(bytes).digest("base64");
-    out = out.replace(tag, tag.replace(/\bintegrity="[^"]*"/, `integrity="${algorithm}-${digest}"`));
+    let rehashed = tag.replace(/\bintegrity="[^"]*"/, `integrity="${algorithm}-${digest}"`);
+    // An integrity check needs a CORS request: from a page with an opaque
+    // origin (a sandboxed frame) every request is cross-origin, and without
+    // it the browser blocks the file (Trunk's stylesheet and icon lack it).
+    if (!/\bcrossorigin\b/.test(rehashed)) rehashed = rehashed.replace(/\bintegrity=/, 'crossorigin="anonymous" integrity=');
+    out = out.replace(tag, rehashed);
   }
   await writeFile(path, out);
 }

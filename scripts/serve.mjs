@@ -267,16 +267,36 @@ export async function serveDemo({ app = null, port = 0, files = {}, isolated = f
 }
 
 /**
- * What `make run` serves: the app on `port` and the demo chat page on the
- * next one (both on free ports when `port` is 0), the demo's origin allowed
- * to drive the widget. The browser tests of `make run`'s serving start this.
+ * `text` as an origin (`scheme://host[:port]`), or an error that says what is wrong with it.
  *
- * @param {{ root?: string, port?: number }} [options]
+ * @param {string} text
  */
-export async function serveMakeRun({ root = "dist", port = 8080 } = {}) {
+export function embedOrigin(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`EMBED: ${JSON.stringify(text)} is not an origin (scheme://host[:port], e.g. https://chat.example)`);
+  }
+  if (!["http:", "https:"].includes(url.protocol) || url.origin !== text.replace(/\/$/, "")) {
+    throw new Error(`EMBED: ${JSON.stringify(text)} is not an origin: give only scheme://host[:port], e.g. ${url.origin}`);
+  }
+  return url.origin;
+}
+
+/**
+ * What `make run` serves: the app on `port` and the demo chat page on the
+ * next one (both on free ports when `port` is 0), the demo's origin and
+ * `embedOrigins` (`make run EMBED=...`) allowed to drive the widget, on top
+ * of the config's own list. The browser tests of `make run`'s serving start this.
+ *
+ * @param {{ root?: string, port?: number, embedOrigins?: string[] }} [options]
+ */
+export async function serveMakeRun({ root = "dist", port = 8080, embedOrigins = [] } = {}) {
+  const extra = embedOrigins.map(embedOrigin);
   const demo = await serveDemo({ port: port === 0 ? 0 : port + 1 });
   try {
-    const server = await serve({ root, port, embedOrigins: [new URL(demo.url).origin] });
+    const server = await serve({ root, port, embedOrigins: [new URL(demo.url).origin, ...extra] });
     demo.setApp(server.url);
     return { server, demo, close: () => Promise.all([server.close(), demo.close()]) };
   } catch (error) {
@@ -286,9 +306,10 @@ export async function serveMakeRun({ root = "dist", port = 8080 } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [root = "dist", port = "8080"] = process.argv.slice(2);
-  const { server, demo, close } = await serveMakeRun({ root, port: Number(port) });
+  const [root = "dist", port = "8080", ...embedOrigins] = process.argv.slice(2).flatMap((arg) => arg.split(/\s+/)).filter(Boolean);
+  const { server, demo, close } = await serveMakeRun({ root, port: Number(port), embedOrigins });
   console.log(`Sandpit is at ${server.url}; a demo chat page embedding it is at ${demo.url} (Ctrl+C stops both)`);
+  if (embedOrigins.length > 0) console.log(`Pages on ${embedOrigins.join(", ")} may drive its widget too`);
   const stop = async () => {
     await close();
     process.exit(0);

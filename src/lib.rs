@@ -12,9 +12,11 @@
 #![deny(clippy::use_debug)]
 
 pub mod app;
+pub mod editing;
 pub mod format;
 pub mod js;
 pub mod mcp;
+pub mod model;
 pub mod names;
 pub mod protocol;
 pub mod pwa;

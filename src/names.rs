@@ -43,6 +43,10 @@ shared_names! {
     /// runtime's timers, which run on time in a hidden tab where the page's
     /// own are throttled.
     pub const CLOCK_PATH: &str = "pyodide-loader/clock.mjs";
+    /// The page that hosts the Python worker's script on a frame's own thread
+    /// where no module worker can start (a page with an opaque origin, as a
+    /// frame sandboxed without `allow-same-origin` has), beside the script.
+    pub const THREAD_PAGE: &str = "pyodide-loader/thread.html";
 
     /// The global under which index.html's inline script leaves the worker it
     /// created as the page started, for the app to adopt.
@@ -75,9 +79,18 @@ shared_names! {
     /// what Python may reach, where packages come from.
     pub const CONFIG_FILE: &str = "sandpit.config.json";
 
+    /// The code editor (CodeMirror, bundled by the build from
+    /// www/editor/code-editor.js), relative to the app's root: the page
+    /// loads it once the app is on screen.
+    pub const EDITOR_MODULE: &str = "vendor/codemirror/code-editor.mjs";
+
     /// Where the page keeps the theme the person picked (`light` or `dark`;
     /// none follows the system): localStorage, so the first paint has it.
     pub const THEME_STORAGE_KEY: &str = "sandpit-theme";
+
+    /// Where the page keeps the person's choice to offer no tools to browser
+    /// agents (`off`; none: they are offered): localStorage.
+    pub const WEB_MCP_STORAGE_KEY: &str = "sandpit-webmcp";
 
     /// The BroadcastChannel on which the service worker tells pages why
     /// installing the offline copy failed.
@@ -142,4 +155,61 @@ shared_names! {
     /// The URI of a file in a session's working directory (RFC 6570; both
     /// parts percent-encoded), as `resources/read` takes it.
     pub const FILE_URI_TEMPLATE: &str = "sandpit://sessions/{session}/files/{path}";
+
+    /// Put in front of every HTML output, shown in a frame sandboxed to
+    /// `allow-scripts` only (an opaque origin): the frame may run its own inline
+    /// scripts and styles (tables, interactive charts) but load nothing from
+    /// anywhere, so HTML cannot carry data out in an image or a request.
+    pub const HTML_OUTPUT_CSP: &str =
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; \
+font-src data:; media-src data: blob:\">";
+
+    /// The key of the message an HTML output's frame sends with its height.
+    pub const HTML_FRAME_HEIGHT_KEY: &str = "sandpitFrameHeight";
+
+    /// The tallest an HTML output's frame grows (CSS pixels); beyond, it scrolls.
+    pub const HTML_FRAME_MAX_HEIGHT: u32 = 640;
+
+    /// Also in front of every HTML output: it reports the document's height to
+    /// the page whenever it changes, so the frame can be as tall as its content.
+    pub const HTML_OUTPUT_SIZER: &str = "<script>(()=>{const post=()=>parent.postMessage(\
+{sandpitFrameHeight:document.documentElement.scrollHeight},\"*\");\
+new ResizeObserver(post).observe(document.documentElement);addEventListener(\"load\",post)})()</script>";
+
+    /// The widget page's query parameter that orders its runs: `oldest-first`
+    /// (the newest at the bottom); by default the newest is at the top.
+    pub const WIDGET_ORDER_PARAM: &str = "order";
+
+    /// The widget page's query parameter that leaves parts out of every run it
+    /// shows, a comma-separated list of `code` (the code listing) and `json`
+    /// (the result as JSON).
+    pub const WIDGET_HIDE_PARAM: &str = "hide";
+
+    /// The `_meta` key of a `notifications/progress` that carries output as it
+    /// is written, in its `message`: which stream it was written to (`stdout` or
+    /// `stderr`). Progress without it is status ("running", package downloads).
+    pub const PROGRESS_STREAM_META: &str = "sandpit/stream";
+
+    /// The `_meta` key of a failed tool result (`isError` with no structured
+    /// result) that gives a JSON-RPC error code for why: [`ERROR_INVALID_PARAMS`]
+    /// for bad arguments, [`ERROR_INTERNAL`] when the call could not be made.
+    pub const ERROR_CODE_META: &str = "sandpit/errorCode";
+
+    /// JSON-RPC's code for invalid parameters: a tool's arguments did not fit its schema.
+    pub const ERROR_INVALID_PARAMS: i32 = -32602;
+
+    /// JSON-RPC's code for an internal error: the call could not be made (Python
+    /// did not start, the run ended without a result).
+    pub const ERROR_INTERNAL: i32 = -32603;
+
+    /// The code of the widget's refusal of a page its deployment does not list in `embed.allow`.
+    pub const ERROR_REFUSED: i32 = -32001;
+
+    /// The code the JS client rejects with when the widget is gone (destroyed,
+    /// or its frame closed) before a call ended, as the MCP SDK's ConnectionClosed.
+    pub const ERROR_CLOSED: i32 = -32000;
+
+    /// The code the JS client rejects with when the widget did not answer in time.
+    pub const ERROR_WIDGET_TIMEOUT: i32 = -32004;
 }

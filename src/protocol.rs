@@ -88,6 +88,10 @@ pub struct RunRequest {
     /// Allocations past it fail with `MemoryError`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_limit_bytes: Option<u64>,
+    /// Python run after `code`, in its namespace, to check it: each top-level
+    /// `assert` and each top-level `def test_*` is a test (see [`Verification`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tests: Option<String>,
 }
 
 impl RunRequest {
@@ -103,12 +107,19 @@ impl RunRequest {
             limits: OutputLimits::default(),
             fresh: false,
             memory_limit_bytes: None,
+            tests: None,
         }
     }
 
     /// The same request, run in a fresh namespace that is dropped afterwards.
     pub fn in_fresh_namespace(mut self) -> Self {
         self.fresh = true;
+        self
+    }
+
+    /// The same request, checked by `tests` after the code ran.
+    pub fn with_tests(mut self, tests: Option<String>) -> Self {
+        self.tests = tests;
         self
     }
 
@@ -369,6 +380,9 @@ pub enum HintCode {
     NetworkBlocked,
     /// The code needed more memory than the session's limit; see `memory`.
     MemoryLimit,
+    /// A name the code uses is not defined (misspelt, or used before it is
+    /// assigned or imported); the hint names Python's guess at the one meant.
+    UndefinedName,
 }
 
 /// A request the browser refused under the worker's Content-Security-Policy.
@@ -511,6 +525,9 @@ pub struct RunResult {
     /// its limit; absent when the run never reached it.
     #[serde(default)]
     pub memory: Option<MemoryUse>,
+    /// What the request's `tests` found, when it had tests.
+    #[serde(default)]
+    pub verification: Option<Verification>,
 }
 
 /// The memory of a session's interpreter (its wasm heap, where every Python
@@ -525,6 +542,61 @@ pub struct MemoryUse {
     pub limit_bytes: u64,
     /// Whether the run asked for more than that (and the allocation failed).
     pub limit_reached: bool,
+}
+
+impl RunResult {
+    /// Whether the run went well: it finished (`ok`), and its tests, if it
+    /// had any, all passed.
+    pub fn succeeded(&self) -> bool {
+        self.status == RunStatus::Ok && self.verification.as_ref().is_none_or(|v| v.passed)
+    }
+}
+
+/// What a run's tests found.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Verification {
+    /// Whether every test ran and passed.
+    pub passed: bool,
+    /// Each test, in the order it ran: the top-level asserts, then the
+    /// `test_*` functions; also a setup line of the tests that raised.
+    pub tests: Vec<TestCase>,
+    /// Why some or all tests did not run (the code raised, the run was
+    /// stopped, a setup line failed), if they did not.
+    pub not_run: Option<String>,
+}
+
+/// One test and how it went.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TestCase {
+    /// The function's name (`test_add`), or the statement itself for a
+    /// top-level assert (`assert add(2, 2) == 4`).
+    pub name: String,
+    /// Its line in the tests (where it failed, when it did).
+    pub line: u32,
+    /// Whether it passed.
+    pub passed: bool,
+    /// Why it failed, located in the tests: an `AssertionError` for a failed
+    /// assert, or whatever else the test raised.
+    pub error: Option<RunError>,
+    /// For a failed assert, what it evaluated, as pytest shows it:
+    /// `assert 4 == 5` then `+  where 4 = add(2, 2)`.
+    pub explanation: Option<String>,
+    /// For a failed `assert a <op> b`, the values compared.
+    pub compared: Option<Comparison>,
+}
+
+/// The two sides of a failed comparison, as their `repr`s.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Comparison {
+    /// The left side's value.
+    pub left: String,
+    /// The operator: `==`, `!=`, `<`, `<=`, `>`, `>=`, `is`, `is not`, `in`, `not in`.
+    pub op: String,
+    /// The right side's value.
+    pub right: String,
 }
 
 impl RunResult {
@@ -650,6 +722,17 @@ pub enum Query {
         /// Python source.
         code: String,
     },
+    /// Names that could be typed at a cursor: the session's globals and
+    /// their attributes, the builtins, keywords and modules. Runs none of
+    /// the session's code.
+    Complete {
+        /// The session whose names count.
+        session: String,
+        /// Python source.
+        code: String,
+        /// Where the cursor is, in characters (code points) from the start of `code`.
+        cursor: u32,
+    },
 }
 
 /// What a [`Query`] found.
@@ -666,6 +749,11 @@ pub enum Answer {
         /// The findings.
         report: CheckReport,
     },
+    /// Answers [`Query::Complete`].
+    Complete {
+        /// The names found.
+        completions: Completions,
+    },
 }
 
 impl Answer {
@@ -674,6 +762,7 @@ impl Answer {
         match self {
             Self::File { .. } => "file",
             Self::Check { .. } => "check",
+            Self::Complete { .. } => "complete",
         }
     }
 }
@@ -704,6 +793,47 @@ pub struct ImportPlan {
     pub package: Option<String>,
     /// Where it comes from or what to do instead, in a sentence.
     pub message: String,
+}
+
+/// What could be typed at a cursor (see [`Query::Complete`]).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Completions {
+    /// The name typed so far before the cursor, which the chosen name
+    /// replaces (empty right after a dot, say).
+    pub token: String,
+    /// The candidates, not narrowed to `token`: the editor narrows them as
+    /// typing goes on. Names that begin with `_` are listed only when
+    /// `token` does.
+    pub options: Vec<CompletionOption>,
+}
+
+/// One name [`Completions`] offers.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CompletionOption {
+    /// The name.
+    pub name: String,
+    /// What it names.
+    pub kind: CompletionKind,
+}
+
+/// What a completed name names.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CompletionKind {
+    /// A module.
+    Module,
+    /// A class.
+    Class,
+    /// A function or anything else callable.
+    Function,
+    /// An attribute computed when read (a property, a slot).
+    Property,
+    /// Any other value.
+    Variable,
+    /// A Python keyword.
+    Keyword,
 }
 
 /// Whether an import can work here.
@@ -910,7 +1040,18 @@ crate::js::reader::read_fields! {
         files: "files",
         restored: "restored",
         memory: "memory",
+        verification: "verification",
     }
+    Verification { passed: "passed", tests: "tests", not_run: "not_run" }
+    TestCase {
+        name: "name",
+        line: "line",
+        passed: "passed",
+        error: "error",
+        explanation: "explanation",
+        compared: "compared",
+    }
+    Comparison { left: "left", op: "op", right: "right" }
     OutputChunk { stream: "stream", text: "text" }
     LastValue { repr: "repr", json: "json", truncated: "truncated", repr_error: "repr_error" }
     MimeBundle {

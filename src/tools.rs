@@ -67,7 +67,12 @@ impl Tool {
                  load on import: pure-Python ones such as sympy ship with Sandpit, and numpy, \
                  pandas, matplotlib and the other Pyodide packages download on first use. \
                  There is no other network access unless the deployment allows it, and no \
-                 stdin. Use check_python first to see which imports need the network."
+                 stdin. Use check_python first to see which imports need the network. \
+                 Send `tests` with the code to verify it: Python run after the code in the \
+                 same namespace, made of top-level asserts and/or `def test_*` functions; \
+                 the result's `verification` lists each test as passed or failed, with the \
+                 compared values of a failed assert (e.g. `assert 4 == 5` where 4 = \
+                 add(2, 2)), and the call is an error when a test fails."
             }
             Self::CheckPython => {
                 "Check Python code without running it: whether it compiles (the syntax error \
@@ -85,6 +90,15 @@ impl Tool {
     /// Whether calling the tool changes nothing (MCP's `readOnlyHint`).
     pub fn read_only(self) -> bool {
         self == Self::CheckPython
+    }
+
+    /// Whether the tool's result may carry content nobody vouches for: what
+    /// the code read from the user's files or, where the deployment allows,
+    /// the network, which may hold instructions aimed at the model (WebMCP's
+    /// `untrustedContentHint`; MCP has no such annotation, and its clients
+    /// ignore one they do not know).
+    pub fn untrusted_content(self) -> bool {
+        self == Self::RunPython
     }
 
     /// JSON Schema of the tool's arguments.
@@ -135,6 +149,7 @@ impl Tool {
                 "destructiveHint": self == Self::ResetSession,
                 "idempotentHint": self != Self::RunPython,
                 "openWorldHint": false,
+                "untrustedContentHint": self.untrusted_content(),
             },
         })
     }
@@ -205,6 +220,11 @@ pub struct RunPythonArgs {
     /// Default: the deployment's (1024 unless it says otherwise).
     #[serde(default)]
     pub memory_limit_mb: Option<u32>,
+    /// Python that checks the code, run after it in the same namespace:
+    /// top-level asserts and/or `def test_*` functions, e.g.
+    /// "assert add(2, 2) == 4". Each is reported in `verification`.
+    #[serde(default)]
+    pub tests: Option<String>,
 }
 
 /// A file handed to `run_python`: text, or any bytes as base64.
@@ -282,7 +302,8 @@ impl RunPythonArgs {
             .in_session(valid_session(session)?)
             .with_timeout_ms(timeout_ms)
             .with_files(files)
-            .with_packages(self.packages);
+            .with_packages(self.packages)
+            .with_tests(self.tests);
         if let Some(megabytes) = self.memory_limit_mb {
             let bytes = crate::runtime::pool::memory_limit_bytes(megabytes)
                 .map_err(|why| format!("memory_limit_mb {why}"))?;
@@ -367,6 +388,12 @@ pub enum ToolError {
 impl ToolCall {
     /// Checks `arguments` (a JSON object, or null for none) against the tool called `name`.
     pub fn parse(name: &str, arguments: &Json) -> Result<Self, ToolError> {
+        Self::parse_in(name, arguments, DEFAULT_SESSION)
+    }
+
+    /// As [`ToolCall::parse`], with `session` where the arguments name none
+    /// (the Ask panel's model works in the page's current session).
+    pub fn parse_in(name: &str, arguments: &Json, session: &str) -> Result<Self, ToolError> {
         let tool = Tool::named(name).ok_or_else(|| ToolError::Unknown(name.to_owned()))?;
         // No arguments read as no fields; the empty object is made only then.
         let none;
@@ -383,7 +410,8 @@ impl ToolCall {
         let parse_error = |e: JsonError| invalid(e.to_string());
         match tool {
             Tool::RunPython => {
-                let args: RunPythonArgs = arguments.read().map_err(parse_error)?;
+                let mut args: RunPythonArgs = arguments.read().map_err(parse_error)?;
+                args.session = args.session.or_else(|| Some(session.to_owned()));
                 args.into_request().map(Self::RunPython).map_err(invalid)
             }
             Tool::CheckPython => {
@@ -391,8 +419,8 @@ impl ToolCall {
                 Ok(Self::CheckPython { code })
             }
             Tool::ResetSession => {
-                let ResetSessionArgs { session } = arguments.read().map_err(parse_error)?;
-                let session = session.unwrap_or_else(|| DEFAULT_SESSION.to_owned());
+                let ResetSessionArgs { session: named } = arguments.read().map_err(parse_error)?;
+                let session = named.unwrap_or_else(|| session.to_owned());
                 Ok(Self::ResetSession {
                     session: valid_session(session).map_err(invalid)?,
                 })

@@ -7,6 +7,7 @@ use base64::Engine;
 use sandpit::js::bulk::Json;
 use sandpit::mcp::content::{call_result, file_uri, parse_file_uri};
 use sandpit::mcp::{Reply, Server, ToolOutcome};
+use sandpit::names::{ERROR_CODE_META, ERROR_INTERNAL, ERROR_INVALID_PARAMS};
 use sandpit::protocol::{RunResult, DEFAULT_SESSION};
 use sandpit::tools::{Tool, ToolCall};
 use serde_json::{json, Value};
@@ -159,6 +160,11 @@ fn bad_arguments_are_a_tool_error_the_model_can_read_and_unknown_tools_a_protoco
         let reply = answered(&mut server, handled);
         assert_eq!(reply["id"], 1);
         assert_eq!(reply["result"]["isError"], true, "{reply}");
+        // Programs read why from the code, under the one name JS shares.
+        assert_eq!(
+            reply["result"]["_meta"][ERROR_CODE_META],
+            ERROR_INVALID_PARAMS
+        );
         let text = reply["result"]["content"][0]["text"]
             .as_str()
             .unwrap_or_default();
@@ -185,8 +191,83 @@ fn a_valid_call_is_handed_over_with_its_progress_token() {
             },
             progress_token: Some(Json::from(json!(7))),
             stream_output: true,
+            log_output: true,
         }
     );
+}
+
+/// Whether `server` would send a call's output as log messages.
+fn logs_output(server: &mut Server) -> bool {
+    let reply = server.handle(&request(
+        "tools/call",
+        json!({"name": "run_python", "arguments": {"code": "print(1)"}}),
+    ));
+    match reply {
+        Reply::Call {
+            log_output,
+            stream_output,
+            ..
+        } => {
+            assert!(stream_output);
+            log_output
+        }
+        other => panic!("expected a call, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_client_that_sets_a_log_level_above_info_gets_no_output_as_log_messages() {
+    let mut server = Server::new();
+    assert!(logs_output(&mut server), "output is logged at first");
+    for (level, logged) in [
+        ("warning", false),
+        ("info", true),
+        ("emergency", false),
+        ("debug", true),
+    ] {
+        let answer = sent(server.handle(&request("logging/setLevel", json!({"level": level}))));
+        assert_eq!(answer["result"], json!({}), "{answer}");
+        assert_eq!(logs_output(&mut server), logged, "at level {level}");
+    }
+    let wrong = sent(server.handle(&request("logging/setLevel", json!({"level": "loud"}))));
+    assert_eq!(wrong["error"]["code"], -32602);
+    assert!(
+        wrong["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("\"loud\" is not a log level"),
+        "{wrong}"
+    );
+    assert!(logs_output(&mut server), "a bad level changes nothing");
+}
+
+#[test]
+fn a_call_that_could_not_be_made_says_why_as_a_json_rpc_code() {
+    let failed = value(call_result(&ToolOutcome::Failed(
+        "Python failed to start".into(),
+    )));
+    assert_eq!(failed["isError"], true);
+    assert_eq!(failed["_meta"][ERROR_CODE_META], ERROR_INTERNAL);
+    assert_eq!(failed["content"][0]["text"], "Python failed to start");
+    let ran = ran(json!({"status": "error"}));
+    assert_eq!(
+        ran["_meta"],
+        Value::Null,
+        "a run that raised has its result, not a code"
+    );
+}
+
+#[test]
+fn a_note_is_one_more_text_block_after_the_result() {
+    let outcome = ToolOutcome::Ran {
+        session: "main".into(),
+        result: Box::new(result(json!({"stdout": "hi\n"}))),
+    };
+    let noted = value(call_result(&outcome).with_note("Note: lowered.".into()));
+    let blocks = noted["content"].as_array().expect("blocks");
+    assert_eq!(blocks.len(), 2);
+    assert_eq!(blocks[1], json!({"type": "text", "text": "Note: lowered."}));
+    assert_eq!(noted["structuredContent"]["stdout"], "hi\n");
 }
 
 #[test]
@@ -285,6 +366,67 @@ fn a_failed_run_is_an_error_result_with_the_traceback_and_hint() {
     assert!(text.contains("raised an exception"), "{text}");
     assert!(text.contains("No module named 'torch'"), "{text}");
     assert!(text.contains("--- hint ---\nuse numpy"), "{text}");
+}
+
+#[test]
+fn a_failed_test_makes_the_call_an_error_and_the_text_shows_the_compared_values() {
+    let failed = json!({"name": "assert add(2, 2) == 5", "line": 1, "passed": false,
+        "error": {"type": "AssertionError", "message": "", "line": 1, "column": null, "end_column": null,
+                  "source": [], "traceback": "Traceback ...\nAssertionError\n", "hint": null},
+        "explanation": "assert 4 == 5\n +  where 4 = add(2, 2)",
+        "compared": {"left": "4", "op": "==", "right": "5"}});
+    let passed = json!({"name": "test_zero", "line": 3, "passed": true, "error": null,
+        "explanation": null, "compared": null});
+    let content =
+        ran(json!({"verification": {"passed": false, "tests": [failed, passed], "not_run": null}}));
+    assert_eq!(content["isError"], true, "the code ran, but a test failed");
+    let text = content["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.ends_with(
+            "--- tests ---\n1 test(s) failed, 1 passed.\nFAILED assert add(2, 2) == 5 (line 1 of the tests)\n\
+             assert 4 == 5\n +  where 4 = add(2, 2)"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        content["structuredContent"]["verification"]["tests"][0]["compared"]["left"],
+        "4"
+    );
+
+    let all_passed =
+        ran(json!({"verification": {"passed": true, "tests": [passed], "not_run": null}}));
+    assert_eq!(all_passed["isError"], false);
+    let text = all_passed["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.ends_with("--- tests ---\nAll 1 test(s) passed."),
+        "{text}"
+    );
+
+    let not_run = ran(
+        json!({"status": "error", "verification": {"passed": false, "tests": [],
+        "not_run": "The code raised NameError, so no test ran."}}),
+    );
+    let text = not_run["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.ends_with("0 test(s) failed, 0 passed.\nThe code raised NameError, so no test ran."),
+        "{text}"
+    );
+}
+
+#[test]
+fn run_python_takes_tests_with_the_code() {
+    let call = ToolCall::parse(
+        "run_python",
+        &Json::from(json!({"code": "x = 1", "tests": "assert x == 1"})),
+    );
+    assert!(
+        matches!(call, Ok(ToolCall::RunPython(r)) if r.tests.as_deref() == Some("assert x == 1"))
+    );
+    let description = Tool::RunPython.description();
+    assert!(
+        description.contains("Send `tests` with the code"),
+        "{description}"
+    );
 }
 
 #[test]

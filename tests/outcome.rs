@@ -97,6 +97,7 @@ fn failed_run() -> RunResult {
         files: vec![],
         restored: None,
         memory: None,
+        verification: None,
     }
 }
 

@@ -43,7 +43,12 @@ fn full_result() -> Value {
             {"path": "big.bin", "size": 9, "mime": "application/octet-stream", "content_base64": null}
         ],
         "files": [{"path": "a.txt", "size": 2}],
-        "restored": {"replayed": 3, "lost": [{"session": "main", "code_start": "import x", "reason": "gone"}]}
+        "restored": {"replayed": 3, "lost": [{"session": "main", "code_start": "import x", "reason": "gone"}]},
+        "verification": {"passed": false, "not_run": null, "tests": [
+            {"name": "assert f() == 5", "line": 1, "passed": false, "error": null,
+             "explanation": "assert 4 == 5", "compared": {"left": "4", "op": "==", "right": "5"}},
+            {"name": "test_ok", "line": 2, "passed": true, "error": null, "explanation": null, "compared": null}
+        ]}
     })
 }
 
@@ -78,6 +83,15 @@ fn every_field_is_read_as_the_derive_reads_it() {
     // Spot checks that the values are there at all, not only equal.
     assert_eq!(result.restored.expect("restored").lost[0].reason, "gone");
     assert_eq!(result.displays[0].svg.as_ref().expect("svg"), "<svg/>");
+    let verification = result.verification.expect("verification");
+    assert_eq!(
+        verification.tests[0]
+            .compared
+            .as_ref()
+            .expect("compared")
+            .right,
+        "5"
+    );
     assert_eq!(result.error.expect("error").end_column, Some(8));
     let report: CheckReport = both(full_report());
     assert_eq!(report.imports[1].package, None);
@@ -171,6 +185,11 @@ fn stored_records_are_read_as_the_derive_reads_them() {
         "sessions": ["main", "b"], "current": "b", "drafts": {"main": "1", "b": "2"}
     }));
     assert_eq!(workspace.code(), "2");
+    assert_eq!(workspace.cursor(), 0, "kept before cursors were: none");
+    let workspace: Workspace = both(json!({
+        "sessions": ["main", "b"], "current": "b", "drafts": {"main": "1", "b": "2"}, "cursors": {"b": 1}
+    }));
+    assert_eq!(workspace.cursor(), 1);
 }
 
 #[test]

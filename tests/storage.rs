@@ -25,6 +25,47 @@ fn each_session_keeps_its_own_code() {
 }
 
 #[test]
+fn each_session_keeps_its_own_cursor() {
+    let mut workspace = Workspace::new("main", "print('main')");
+    assert_eq!(
+        workspace.cursor(),
+        0,
+        "a session without one starts at the top"
+    );
+    workspace.set_cursor("main", 7);
+    workspace.switch_to("second");
+    assert_eq!(
+        workspace.cursor(),
+        7,
+        "a new session carries the text and its cursor"
+    );
+    workspace.set_cursor("second", 3);
+    workspace.switch_to("main");
+    assert_eq!(workspace.cursor(), 7);
+    workspace.switch_to("second");
+    assert_eq!(workspace.cursor(), 3);
+}
+
+#[test]
+fn typing_reported_for_a_session_left_lands_in_that_session_only() {
+    let mut workspace = Workspace::new("main", "a");
+    workspace.switch_to("second");
+    workspace.set_draft("main", "a, typed just before leaving");
+    workspace.set_cursor("main", 4);
+    assert_eq!(workspace.code(), "a", "the current session is untouched");
+    assert_eq!(workspace.switch_to("main"), "a, typed just before leaving");
+    assert_eq!(workspace.cursor(), 4);
+    workspace.set_draft("deleted meanwhile", "x");
+    workspace.set_cursor("deleted meanwhile", 1);
+    assert_eq!(
+        names(&workspace),
+        ["main", "second"],
+        "no session comes back from a late report"
+    );
+    assert!(!workspace.drafts.contains_key("deleted meanwhile"));
+}
+
+#[test]
 fn deleting_a_session_drops_its_code_and_picks_another() {
     let mut workspace = Workspace::new("main", "a");
     workspace.switch_to("second");
@@ -33,6 +74,7 @@ fn deleting_a_session_drops_its_code_and_picks_another() {
     assert_eq!(workspace.current, "main");
     assert_eq!(workspace.code(), "a");
     assert!(!workspace.drafts.contains_key("second"));
+    assert!(!workspace.cursors.0.contains_key("second"));
     workspace.set_sessions(Vec::new());
     assert_eq!(
         names(&workspace),
@@ -47,6 +89,7 @@ fn gathering_skips_unreadable_records_and_repairs_the_workspace() {
         sessions: vec!["a".into()],
         current: "gone".into(),
         drafts: Default::default(),
+        cursors: Default::default(),
     };
     let run = StoredRun {
         session: "a".into(),

@@ -1,20 +1,42 @@
 // @ts-check
-// The standalone page's tools for agents, bound from Rust in src/ui/agents.rs:
+// The standalone page's tools for agents, bound from Rust in src/surfaces/agents.rs:
 // WebMCP (browser agents call `document.modelContext` tools) and the local
-// relay of @mcp-b/webmcp-local-relay (desktop MCP clients reach the open page
-// over a loopback WebSocket). The tools themselves, and what a call returns,
-// come from Rust: here they are only registered and carried.
+// relay of @mcp-b/webmcp-local-relay, or Sandpit's own MCP server (desktop
+// MCP clients reach the open page over a loopback WebSocket). The tools
+// themselves, what a call returns and how long a call may take come from
+// Rust: here they are only registered and carried.
 
 /**
  * An MCP tool descriptor, as Rust lists them (src/tools.json).
  *
- * @typedef {{ name: string, title: string, description: string, inputSchema: object, annotations: { readOnlyHint: boolean } }} ToolDescriptor
+ * @typedef {{
+ *   name: string,
+ *   title: string,
+ *   description: string,
+ *   inputSchema: object,
+ *   annotations: { readOnlyHint: boolean, untrustedContentHint?: boolean },
+ * }} ToolDescriptor
  */
 
 /**
- * Carries out a tool call: resolves to its CallToolResult.
+ * Carries out a tool call: resolves to its CallToolResult. `signal` stops the
+ * run; `bridged` keeps it within the local relay's limit (src/mcp/bridge.rs);
+ * `onOutput(stream, text)` hears output as it is written.
  *
- * @typedef {(name: string, args: object) => Promise<CallToolResult>} Execute
+ * @typedef {(
+ *   name: string,
+ *   args: object,
+ *   signal: AbortSignal,
+ *   bridged: boolean,
+ *   onOutput?: (stream: "stdout" | "stderr", text: string) => void,
+ * ) => Promise<CallToolResult>} Execute
+ */
+
+/**
+ * How calls through the local relay are kept within its limit: when the page
+ * stops a run still going, and what the description of `tool` (run_python) adds there.
+ *
+ * @typedef {{ stopAfterMs: number, tool: string, toolNote: string }} RelayBudget
  */
 
 /**
@@ -26,38 +48,72 @@
 /**
  * The page's model context, where the browser (or a polyfill) has one: DOM's types do not know it yet.
  *
- * @typedef {{ registerTool?: (tool: object) => Promise<unknown> }} ModelContext
+ * @typedef {{ registerTool?: (tool: object, options?: { signal?: AbortSignal }) => Promise<unknown> }} ModelContext
  */
 
 /**
- * Registers `tools` (MCP tool descriptors) on the page's model context;
- * `execute(name, args)` resolves to a CallToolResult. Resolves to how many
- * were registered: 0 where the browser has no model context.
+ * The document's model context (the current WebMCP draft's place for it),
+ * else the navigator's, where only an older browser or polyfill has one.
+ *
+ * @returns {ModelContext | undefined}
+ */
+function modelContext() {
+  return Reflect.get(document, "modelContext") ?? Reflect.get(navigator, "modelContext");
+}
+
+/**
+ * Registers `tools` (MCP tool descriptors) on the page's model context until
+ * `signal` aborts, which unregisters them and stops the runs their calls
+ * started. Resolves to how many were registered: 0 where the browser has no
+ * model context, or when `signal` aborted first.
  *
  * @param {ToolDescriptor[]} tools
  * @param {Execute} execute
+ * @param {AbortSignal} signal
  */
-export async function registerWebMcp(tools, execute) {
-  /** @type {ModelContext | undefined} */
-  const context = Reflect.get(document, "modelContext") ?? Reflect.get(navigator, "modelContext");
+export async function registerWebMcp(tools, execute, signal) {
+  const context = modelContext();
   if (typeof context?.registerTool !== "function") return 0;
   let registered = 0;
   for (const { name, title, description, inputSchema, annotations } of tools) {
+    if (signal.aborted) break;
     try {
-      await context.registerTool({
-        name,
-        title,
-        description,
-        inputSchema,
-        annotations: { readOnlyHint: annotations.readOnlyHint },
-        execute: (/** @type {object | undefined} */ args) => execute(name, args ?? {}),
-      });
+      await context.registerTool(
+        {
+          name,
+          title,
+          description,
+          inputSchema,
+          // WebMCP's hints (a browser drops any other): whether the result may
+          // carry what the code read from files or the network.
+          annotations: {
+            readOnlyHint: annotations.readOnlyHint,
+            untrustedContentHint: annotations.untrustedContentHint ?? false,
+          },
+          execute: (/** @type {object | undefined} */ args) => execute(name, args ?? {}, signal, false),
+        },
+        { signal },
+      );
       registered += 1;
     } catch (error) {
+      if (signal.aborted) break;
       console.warn(`sandpit: WebMCP refused the tool ${name}: ${/** @type {Error} */ (error)?.message ?? error}`);
     }
   }
   return registered;
+}
+
+/** The `service` the third-party relay names in its hello. */
+const RELAY_SERVICE = "webmcp-local-relay";
+
+/**
+ * `tools` with the budget's note added to its tool's description.
+ *
+ * @param {ToolDescriptor[]} tools
+ * @param {RelayBudget} budget
+ */
+function withNote(tools, budget) {
+  return tools.map((tool) => (tool.name === budget.tool ? { ...tool, description: tool.description + budget.toolNote } : tool));
 }
 
 /** The relay closes connections whose messages are larger than this. */
@@ -71,16 +127,19 @@ const RECONNECT_MS = 2_000;
  * `onState(state, detail)` hears "connecting", "connected" and "disconnected".
  * `token` is the pairing token Sandpit's own MCP server (mcp-server/) gave
  * the person: it goes in the hello, and the detail shows it so the person can
- * compare it with the one the server named. Returns a function that
- * disconnects for good.
+ * compare it with the one the server named. Calls through the third-party
+ * relay (its hello names its service) are kept within its limit (`budget`);
+ * Sandpit's own server has none, streams output (`output` messages) and
+ * cancels (`cancel`). Returns a function that disconnects for good.
  *
  * @param {number} port
  * @param {ToolDescriptor[]} tools
  * @param {Execute} execute
  * @param {(state: "connecting" | "connected" | "disconnected", detail: string) => void} onState
- * @param {string} [token]
+ * @param {string | undefined} token
+ * @param {RelayBudget} budget
  */
-export function connectRelay(port, tools, execute, onState, token) {
+export function connectRelay(port, tools, execute, onState, token, budget) {
   const tabId = crypto.randomUUID();
   /** @type {WebSocket | null} */
   let socket = null;
@@ -94,6 +153,14 @@ export function connectRelay(port, tools, execute, onState, token) {
     const opened = new WebSocket(`ws://127.0.0.1:${port}`, ["webmcp.v1"]);
     socket = opened;
     const send = (/** @type {object} */ message) => opened.send(JSON.stringify(message));
+    /** Whether this is the third-party relay, whose calls have a limit. */
+    let bridged = false;
+    /**
+     * Calls in progress, to cancel.
+     *
+     * @type {Map<string, AbortController>}
+     */
+    const calls = new Map();
     opened.onmessage = async (event) => {
       let message;
       try {
@@ -103,23 +170,43 @@ export function connectRelay(port, tools, execute, onState, token) {
       }
       switch (message?.type) {
         case "server-hello":
+          bridged = message.service === RELAY_SERVICE;
           send({ type: "hello", tabId, origin: location.origin, url: location.href, title: document.title, token });
-          send({ type: "tools/list", tools });
+          send({ type: "tools/list", tools: bridged ? withNote(tools, budget) : tools });
           onState("connected", where);
           break;
         case "ping":
           send({ type: "pong" });
           break;
         case "invoke": {
-          const result = await execute(message.toolName, message.args ?? {});
-          send({ type: "result", callId: message.callId, result: withinRelayLimit(result) });
+          const { callId } = message;
+          const stop = new AbortController();
+          calls.set(callId, stop);
+          // The relay answers its client with an error once its limit is up
+          // and drops what comes later: the run stops just before.
+          const giveUp = bridged ? setTimeout(() => stop.abort(), budget.stopAfterMs) : undefined;
+          const onOutput = bridged
+            ? undefined
+            : (/** @type {string} */ stream, /** @type {string} */ text) => send({ type: "output", callId, stream, text });
+          try {
+            const result = await execute(message.toolName, message.args ?? {}, stop.signal, bridged, onOutput);
+            send({ type: "result", callId, result: bridged ? withinRelayLimit(result) : result });
+          } finally {
+            clearTimeout(giveUp);
+            calls.delete(callId);
+          }
           break;
         }
+        case "cancel":
+          calls.get(message.callId)?.abort();
+          break;
         default:
           break;
       }
     };
     opened.onclose = (event) => {
+      // Nobody will read these calls' results.
+      for (const stop of calls.values()) stop.abort();
       // Once stopped, the page has let go of `onState`: nobody is listening.
       if (stopped) return;
       onState("disconnected", event.reason || `the relay on port ${port} is not running`);

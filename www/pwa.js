@@ -12,6 +12,7 @@
 // `installError` says why the first offline copy could not be installed, and
 // `installProgress` ({ done, total } bytes) how far its download is.
 import { EARLY_WORKER_CHECK_GLOBAL, SERVICE_WORKER_CHANNEL } from "./generated/names.js";
+import { threadMode } from "./thread-worker.js";
 
 /**
  * What the page knows of the service worker and of installation.
@@ -38,7 +39,21 @@ import { EARLY_WORKER_CHECK_GLOBAL, SERVICE_WORKER_CHANNEL } from "./generated/n
 /** How often a long-open page asks whether a new version was deployed. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
-const container = navigator.serviceWorker ?? null;
+/**
+ * The page's service workers, or null where it can have none: an opaque
+ * origin (a frame sandboxed without allow-same-origin) throws on the read.
+ *
+ * @returns {ServiceWorkerContainer | null}
+ */
+function serviceWorkers() {
+  try {
+    return navigator.serviceWorker ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const container = serviceWorkers();
 /** @type {PwaState} */
 const state = {
   supported: container !== null,
@@ -297,6 +312,9 @@ const earlyCheck = () => Reflect.get(window, EARLY_WORKER_CHECK_GLOBAL);
 export async function workerNeedsServiceWorker(url) {
   const early = earlyCheck();
   Reflect.deleteProperty(window, EARLY_WORKER_CHECK_GLOBAL);
+  // Where Python runs on a frame's thread, that frame's page carries the
+  // worker's policy itself (THREAD_PAGE), whatever the server sends.
+  if (threadMode()) return false;
   return !(await hasOwnCsp(url, early ?? undefined));
 }
 

@@ -12,8 +12,18 @@
 // widget. See the README ("Embedding") for every option.
 import {
   DEFAULT_SESSION,
+  ERROR_CLOSED,
+  ERROR_CODE_META,
+  ERROR_INTERNAL,
+  ERROR_INVALID_PARAMS,
+  ERROR_REFUSED,
+  ERROR_WIDGET_TIMEOUT,
   FILE_URI_TEMPLATE,
   FRESH_RUN_META,
+  HTML_FRAME_HEIGHT_KEY,
+  HTML_FRAME_MAX_HEIGHT,
+  HTML_OUTPUT_CSP,
+  HTML_OUTPUT_SIZER,
   IFRAME_CHANNEL,
   IFRAME_CHECK_READY,
   IFRAME_MCP_TYPE,
@@ -23,9 +33,12 @@ import {
   MCP_PROTOCOL_VERSIONS,
   POOL_CAPABILITY,
   SESSIONS_URI,
+  PROGRESS_STREAM_META,
   STREAM_OUTPUT_META,
   WIDGET_EVENT_TYPE,
   WIDGET_HEADLESS_PARAM,
+  WIDGET_HIDE_PARAM,
+  WIDGET_ORDER_PARAM,
   WIDGET_PAGE,
   WIDGET_RESIZED,
   WIDGET_THEME_PARAM,
@@ -35,8 +48,44 @@ import {
  * @import { ToolCalls } from "./generated/protocol.js"
  */
 
+/**
+ * What a run came to: `status`, `stdout`, `stderr`, `output`, `value`,
+ * `displays`, `error`, `artifacts`, `files`, `duration_ms`, ... (generated
+ * from the Rust type, src/protocol.rs).
+ *
+ * @typedef {ToolCalls["run_python"]["result"]} RunResult
+ */
+
+/**
+ * What `check` found: the syntax error, and where each import comes from.
+ *
+ * @typedef {ToolCalls["check_python"]["result"]} CheckReport
+ */
+
+/**
+ * A file handed to `run`: `{ path, text }` or `{ path, content_base64 }`.
+ *
+ * @typedef {NonNullable<ToolCalls["run_python"]["arguments"]["files"]>[number]} RunFile
+ */
+
 /** This client's version; it follows the app's. */
-export const VERSION = "0.1.0";
+export const VERSION = "0.2.0";
+
+/**
+ * The `code` of every `SandpitError` that is not a JSON-RPC error from the
+ * widget: `INVALID_PARAMS` (arguments the tool or this client refused, e.g.
+ * code that is not a string), `INTERNAL` (the call could not be made: Python
+ * did not start), `CLOSED` (the widget was destroyed before the call ended),
+ * `WIDGET_TIMEOUT` (the widget did not answer in time). A refused page gets
+ * the widget's own code, `REFUSED`.
+ */
+export const ERROR_CODES = Object.freeze({
+  INVALID_PARAMS: ERROR_INVALID_PARAMS,
+  INTERNAL: ERROR_INTERNAL,
+  CLOSED: ERROR_CLOSED,
+  WIDGET_TIMEOUT: ERROR_WIDGET_TIMEOUT,
+  REFUSED: ERROR_REFUSED,
+});
 
 /** How long `Sandpit.create` waits for the widget to answer, unless told. */
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -51,15 +100,48 @@ const CONNECT_TIMEOUT_MS = 30_000;
  * }} Listeners
  */
 
-/** An error from the widget: `code` is the JSON-RPC error code when there is one. */
+/**
+ * How the widget is made and shown (see `Sandpit.create`).
+ *
+ * @typedef {{
+ *   container?: HTMLElement,
+ *   url?: string | URL,
+ *   theme?: "light" | "dark",
+ *   headless?: boolean,
+ *   autoResize?: boolean,
+ *   maxHeight?: number,
+ *   order?: "newest-first" | "oldest-first",
+ *   hideCode?: boolean,
+ *   hideJson?: boolean,
+ *   timeoutMs?: number,
+ * }} CreateOptions
+ */
+
+/**
+ * What a run takes besides its code (see `Sandpit#run`).
+ *
+ * @typedef {{
+ *   session?: string,
+ *   timeoutSeconds?: number,
+ *   files?: RunFile[],
+ *   packages?: string[],
+ *   tests?: string,
+ *   target?: HTMLElement,
+ *   showCode?: boolean,
+ *   signal?: AbortSignal,
+ * } & Listeners} RunOptions
+ */
+
+/** Why a call was refused or could not be made: `code` is a JSON-RPC error code (see ERROR_CODES). */
 export class SandpitError extends Error {
   /**
    * @param {string} message
-   * @param {number | null} [code]
+   * @param {number} code
    */
-  constructor(message, code = null) {
+  constructor(message, code) {
     super(message);
     this.name = "SandpitError";
+    /** @type {number} */
     this.code = code;
   }
 }
@@ -70,13 +152,17 @@ export class Sandpit {
    * Creates the widget and waits until it answers.
    *
    * - `container`: element to put the iframe in (default `document.body`).
-   * - `url`: the widget page (default: widget.html next to this file).
+   * - `url`: the widget page (default: widget.html next to this file; give it
+   *   when this module is not served by the Sandpit deployment, e.g. installed from npm).
    * - `theme`: "light" or "dark" (default: the system's).
    * - `headless`: no visible widget, only the API.
    * - `autoResize`: follow the widget's content height (default true).
+   * - `maxHeight`: the tallest the widget grows, in CSS pixels; beyond, it scrolls.
+   * - `order`: "newest-first" (default) or "oldest-first" (the newest run at the bottom).
+   * - `hideCode`, `hideJson`: leave each run's code listing, or its result as JSON, out of the widget.
    * - `timeoutMs`: how long to wait for the widget to answer (default 30000).
    *
-   * @param {ConstructorParameters<typeof Sandpit>[0] & { timeoutMs?: number }} [options]
+   * @param {CreateOptions} [options]
    */
   static async create(options = {}) {
     const sandpit = new Sandpit(options);
@@ -109,18 +195,16 @@ export class Sandpit {
   server = null;
 
   /**
-   * @param {{
-   *   container?: HTMLElement,
-   *   url?: string | URL,
-   *   theme?: "light" | "dark",
-   *   headless?: boolean,
-   *   autoResize?: boolean,
-   * }} [options]
+   * @param {CreateOptions} [options]
    */
-  constructor({ container = document.body, url, theme, headless = false, autoResize = true } = {}) {
+  constructor(options = {}) {
+    const { container = document.body, url, theme, headless = false, autoResize = true, maxHeight } = options;
     const page = new URL(url ?? new URL(WIDGET_PAGE, import.meta.url));
     if (theme) page.searchParams.set(WIDGET_THEME_PARAM, theme);
     if (headless) page.searchParams.set(WIDGET_HEADLESS_PARAM, "");
+    if (options.order === "oldest-first") page.searchParams.set(WIDGET_ORDER_PARAM, options.order);
+    const hidden = [options.hideCode && "code", options.hideJson && "json"].filter(Boolean).join(",");
+    if (hidden) page.searchParams.set(WIDGET_HIDE_PARAM, hidden);
     this.#origin = page.origin;
     this.#iframe = document.createElement("iframe");
     this.#iframe.src = page.href;
@@ -132,7 +216,7 @@ export class Sandpit {
     this.#iframe.style.border = "0";
     this.#iframe.style.width = "100%";
     if (headless) this.#iframe.style.display = "none";
-    this.#onMessage = (event) => this.#receive(event, autoResize);
+    this.#onMessage = (event) => this.#receive(event, autoResize, maxHeight ?? Infinity);
     window.addEventListener("message", this.#onMessage);
     container.append(this.#iframe);
   }
@@ -149,28 +233,62 @@ export class Sandpit {
    * `status: "error"`; only a refused or impossible call rejects.
    *
    * Options: `session`, `timeoutSeconds`, `files` (`[{path, text}]` or
-   * `[{path, content_base64}]`), `packages`, and callbacks `onStdout(text)`,
+   * `[{path, content_base64}]`), `packages`, `tests` (Python run after the
+   * code in its namespace: top-level asserts and `def test_*` functions,
+   * reported in the result's `verification`), and callbacks `onStdout(text)`,
    * `onStderr(text)`, `onStatus(message)` (e.g. "running", "Loading tabulate: 12.0 KB of 40.0 KB").
+   * `target`: an element (the chat message the code belongs to) that shows
+   * this run's output as it is written and then its result, HTML outputs in
+   * sandboxed frames as the widget shows them; `showCode` puts the code above it.
+   * `signal`: an AbortSignal that stops the run (a Stop button); the run then
+   * resolves with `status: "cancelled"`, and the session goes on as it was
+   * before it (with what it did too, where the page is cross-origin isolated).
    *
    * @param {string} code
-   * @param {{
-   *   session?: string,
-   *   timeoutSeconds?: number,
-   *   files?: ToolCalls["run_python"]["arguments"]["files"],
-   *   packages?: string[],
-   * } & Listeners} [options]
-   * @returns {Promise<ToolCalls["run_python"]["result"]>}
+   * @param {RunOptions} [options]
+   * @returns {Promise<RunResult>}
    */
   async run(code, options = {}) {
-    const { session, timeoutSeconds, files, packages, onStdout, onStderr, onStatus } = options;
+    const { session, timeoutSeconds, files, packages, tests, target, showCode = false, signal } = options;
+    if (target !== undefined && !(target instanceof Element)) {
+      throw new SandpitError("run: `target` must be an element of this page", ERROR_INVALID_PARAMS);
+    }
     /** @type {ToolCalls["run_python"]["arguments"]} */
     const args = { code };
     if (session !== undefined) args.session = session;
     if (timeoutSeconds !== undefined) args.timeout_seconds = timeoutSeconds;
     if (files !== undefined) args.files = files;
     if (packages !== undefined) args.packages = packages;
-    const result = await this.#call("run_python", args, { onStdout, onStderr, onStatus });
-    return result.structuredContent ?? Promise.reject(new SandpitError(textOf(result)));
+    if (tests !== undefined) args.tests = tests;
+    const shown = target && renderInto(target, typeof code === "string" && showCode ? code : null);
+    /**
+     * The caller's output callback, and the target's when there is one.
+     *
+     * @param {"stdout" | "stderr"} stream
+     * @param {((text: string) => void) | undefined} callback
+     */
+    const hear = (stream, callback) => {
+      if (!shown) return callback;
+      return (/** @type {string} */ text) => {
+        shown.write(stream, text);
+        callback?.(text);
+      };
+    };
+    /** @type {Listeners} */
+    const listeners = {
+      onStdout: hear("stdout", options.onStdout),
+      onStderr: hear("stderr", options.onStderr),
+      onStatus: options.onStatus,
+    };
+    try {
+      const result = await this.#call("run_python", args, listeners, signal);
+      const run = this.#structured(result);
+      shown?.finish(run);
+      return run;
+    } catch (error) {
+      shown?.fail(/** @type {Error} */ (error).message);
+      throw error;
+    }
   }
 
   /**
@@ -215,7 +333,7 @@ export class Sandpit {
         if (memoryLimitMb !== undefined) args.memory_limit_mb = memoryLimitMb;
         const _meta = { [STREAM_OUTPUT_META]: false, [FRESH_RUN_META]: true };
         const called = await this.#request("tools/call", { name: "run_python", arguments: args, _meta });
-        if (!called.structuredContent) throw new SandpitError(`program ${index}: ${textOf(called)}`);
+        if (!called.structuredContent) throw new SandpitError(`program ${index}: ${textOf(called)}`, called._meta?.[ERROR_CODE_META] ?? ERROR_INTERNAL);
         results[index] = called.structuredContent;
         onProgress?.({ done: ++done, total: programs.length, index, result: results[index] });
       }
@@ -286,7 +404,7 @@ export class Sandpit {
     this.#destroyed = true;
     window.removeEventListener("message", this.#onMessage);
     this.#iframe.remove();
-    for (const { reject } of this.#pending.values()) reject(new SandpitError("the Sandpit widget was destroyed"));
+    for (const { reject } of this.#pending.values()) reject(new SandpitError("the Sandpit widget was destroyed", ERROR_CLOSED));
     this.#pending.clear();
   }
 
@@ -299,7 +417,10 @@ export class Sandpit {
     /** @type {Promise<never>} */
     const timeout = new Promise((_, reject) => {
       timer = setTimeout(
-        () => reject(new SandpitError(`the Sandpit widget at ${this.#origin} did not answer within ${timeoutMs} ms`)),
+        () =>
+          reject(
+            new SandpitError(`the Sandpit widget at ${this.#origin} did not answer within ${timeoutMs} ms`, ERROR_WIDGET_TIMEOUT),
+          ),
         timeoutMs,
       );
     });
@@ -317,34 +438,54 @@ export class Sandpit {
       clearTimeout(timer);
     }
     this.#post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    // Output comes in progress notifications; the same again as log messages
+    // (which older widgets send instead) would only double the traffic.
+    await this.#request("logging/setLevel", { level: "warning" });
   }
 
   /** @type {(value?: unknown) => void} */
   #serverReady = () => {};
 
-  /** @param {any} result */
+  /**
+   * The call's structured result; a call that failed without one (bad
+   * arguments, no Python) throws, with the code the widget gave why.
+   *
+   * @param {any} result
+   */
   #structured(result) {
-    if (result.isError) throw new SandpitError(textOf(result));
-    return result.structuredContent;
+    if (result.structuredContent !== undefined) return result.structuredContent;
+    throw new SandpitError(textOf(result), result._meta?.[ERROR_CODE_META] ?? ERROR_INTERNAL);
   }
 
   /**
-   * Asks the widget only for what a listener will use: progress when there
-   * is an `onStatus`, output as it is written when there is an `onStdout` or
-   * `onStderr` (the result holds all of it anyway). Each notification is one
-   * more message between the widget and this page.
+   * Asks the widget only for what a listener will use: progress (which also
+   * carries output as it is written) when there is a listener, output when
+   * there is an `onStdout` or `onStderr` (the result holds all of it anyway).
+   * Each notification is one more message between the widget and this page.
    *
    * @template {keyof ToolCalls} Name
    * @param {Name} name
    * @param {ToolCalls[Name]["arguments"]} args
    * @param {Listeners} [listeners]
+   * @param {AbortSignal} [signal] cancels the call (MCP's notifications/cancelled); its answer still comes
    */
-  #call(name, args, listeners = {}) {
+  #call(name, args, listeners = {}, signal) {
     /** @type {Record<string, unknown>} */
     const _meta = {};
-    if (listeners.onStatus) _meta.progressToken = `p${this.#nextId}`;
+    if (listeners.onStatus || listeners.onStdout || listeners.onStderr) _meta.progressToken = `p${this.#nextId}`;
     if (!listeners.onStdout && !listeners.onStderr) _meta[STREAM_OUTPUT_META] = false;
-    return this.#request("tools/call", { name, arguments: args, _meta }, listeners);
+    const id = this.#nextId;
+    const answered = this.#request("tools/call", { name, arguments: args, _meta }, listeners);
+    if (signal) {
+      const cancel = () =>
+        this.#post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: String(signal.reason) } });
+      if (signal.aborted) cancel();
+      else {
+        signal.addEventListener("abort", cancel, { once: true });
+        answered.finally(() => signal.removeEventListener("abort", cancel)).catch(() => {});
+      }
+    }
+    return answered;
   }
 
   /**
@@ -354,7 +495,7 @@ export class Sandpit {
    * @returns {Promise<any>}
    */
   #request(method, params, listeners = {}) {
-    if (this.#destroyed) return Promise.reject(new SandpitError("the Sandpit widget was destroyed"));
+    if (this.#destroyed) return Promise.reject(new SandpitError("the Sandpit widget was destroyed", ERROR_CLOSED));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, listeners });
@@ -373,13 +514,14 @@ export class Sandpit {
   /**
    * @param {MessageEvent} event
    * @param {boolean} autoResize
+   * @param {number} maxHeight
    */
-  #receive(event, autoResize) {
+  #receive(event, autoResize, maxHeight) {
     if (event.source !== this.#iframe.contentWindow || event.origin !== this.#origin) return;
     const data = event.data;
     if (data?.channel !== IFRAME_CHANNEL) return;
     if (data.type === WIDGET_EVENT_TYPE && data.event === WIDGET_RESIZED) {
-      if (autoResize) this.#iframe.style.height = `${data.height}px`;
+      if (autoResize) this.#iframe.style.height = `${Math.min(data.height, maxHeight)}px`;
       return;
     }
     if (data.type !== IFRAME_MCP_TYPE || data.direction !== IFRAME_TO_CLIENT) return;
@@ -397,13 +539,17 @@ export class Sandpit {
     }
     if (message?.method === "notifications/progress") {
       const id = Number(String(message.params?.progressToken).slice(1));
-      this.#pending.get(id)?.listeners.onStatus?.(message.params.message);
+      const listeners = this.#pending.get(id)?.listeners;
+      const stream = message.params?._meta?.[PROGRESS_STREAM_META];
+      if (stream === "stdout") listeners?.onStdout?.(message.params.message);
+      else if (stream === "stderr") listeners?.onStderr?.(message.params.message);
+      else listeners?.onStatus?.(message.params.message);
       return;
     }
     const pending = this.#pending.get(message?.id);
     if (!pending) return;
     this.#pending.delete(message.id);
-    if (message.error) pending.reject(new SandpitError(message.error.message, message.error.code));
+    if (message.error) pending.reject(new SandpitError(message.error.message, message.error.code ?? ERROR_INTERNAL));
     else pending.resolve(message.result);
   }
 }
@@ -418,4 +564,152 @@ function textOf(result) {
     .filter((block) => block.type === "text")
     .map((block) => block.text)
     .join("\n");
+}
+
+/**
+ * A run shown in an element of the embedding page (`run`'s `target`): `code`
+ * (or nothing), then output as it is written, then what the run came to.
+ * Text goes in as text; an HTML output only inside a frame sandboxed to
+ * `allow-scripts` under the widget's own policy (no same origin: it reaches
+ * neither this page nor the network), as the widget shows it.
+ *
+ * @param {Element} target
+ * @param {string | null} code
+ */
+function renderInto(target, code) {
+  const doc = target.ownerDocument;
+  const box = doc.createElement("div");
+  box.className = "sandpit-run";
+  box.dataset.sandpitStatus = "running";
+  box.setAttribute("aria-busy", "true");
+  /**
+   * @param {string} tag
+   * @param {string} part
+   * @param {string} [text]
+   */
+  const add = (tag, part, text) => {
+    const element = doc.createElement(tag);
+    element.className = `sandpit-${part}`;
+    element.dataset.sandpitPart = part;
+    if (text !== undefined) element.textContent = text;
+    box.append(element);
+    return element;
+  };
+  if (code !== null) add("pre", "code", code);
+  const output = add("pre", "output");
+  output.hidden = true;
+  // Output grows as it is written: read out as it comes.
+  output.setAttribute("aria-live", "polite");
+  target.append(box);
+  const settle = (/** @type {string} */ status) => {
+    box.dataset.sandpitStatus = status;
+    box.removeAttribute("aria-busy");
+  };
+  return {
+    /**
+     * @param {"stdout" | "stderr"} stream
+     * @param {string} text
+     */
+    write(stream, text) {
+      const chunk = doc.createElement("span");
+      chunk.className = `sandpit-${stream}`;
+      chunk.textContent = text;
+      output.append(chunk);
+      output.hidden = false;
+    },
+    /** @param {RunResult} run */
+    finish(run) {
+      // The result holds all the output, in order: what was streamed is replaced by it.
+      output.replaceChildren(
+        ...(run.output ?? []).map(({ stream, text }) => {
+          const chunk = doc.createElement("span");
+          chunk.className = `sandpit-${stream}`;
+          chunk.textContent = text;
+          return chunk;
+        }),
+      );
+      output.hidden = output.childElementCount === 0;
+      for (const bundle of run.displays ?? []) box.append(renderDisplay(doc, bundle));
+      if (run.value) add("pre", "value", `→ ${run.value.repr}`);
+      if (run.error) add("pre", "error", run.error.traceback || `${run.error.type}: ${run.error.message}`);
+      settle(run.status);
+    },
+    /** @param {string} message */
+    fail(message) {
+      add("pre", "error", message);
+      settle("failed");
+    },
+  };
+}
+
+/**
+ * One display output in its richest safe form, as the widget shows it.
+ *
+ * @param {Document} doc
+ * @param {RunResult["displays"][number]} bundle
+ * @returns {HTMLElement}
+ */
+function renderDisplay(doc, bundle) {
+  const html = bundle["text/html"];
+  if (html) {
+    const frame = doc.createElement("iframe");
+    frame.className = "sandpit-display sandpit-html";
+    frame.dataset.sandpitPart = "display";
+    frame.title = "HTML output";
+    // No allow-same-origin: an opaque origin, which reaches nothing of this page.
+    frame.setAttribute("sandbox", "allow-scripts");
+    frame.style.border = "0";
+    frame.style.width = "100%";
+    frame.srcdoc = HTML_OUTPUT_CSP + HTML_OUTPUT_SIZER + html;
+    sizeToContent(frame);
+    return frame;
+  }
+  const png = bundle["image/png"];
+  const svg = bundle["image/svg+xml"];
+  if (png || svg) {
+    const image = doc.createElement("img");
+    image.className = "sandpit-display sandpit-image";
+    image.dataset.sandpitPart = "display";
+    image.alt = bundle["text/plain"];
+    // As an <img>, SVG runs no scripts.
+    image.src = png ? `data:image/png;base64,${png}` : `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg ?? "")}`;
+    return image;
+  }
+  const text = doc.createElement("pre");
+  text.className = "sandpit-display sandpit-text";
+  text.dataset.sandpitPart = "display";
+  text.textContent = bundle["text/markdown"] ?? bundle["text/latex"] ?? bundle["text/plain"];
+  return text;
+}
+
+/**
+ * HTML output frames of this page, sized to the height each reports.
+ *
+ * @type {Set<HTMLIFrameElement>}
+ */
+const sizedFrames = new Set();
+/** Whether this page's messages are listened to for their heights. */
+let watchingFrames = false;
+
+/**
+ * Follows `frame`'s reported height (up to the widget's HTML_FRAME_MAX_HEIGHT):
+ * a report counts only from that frame's own window, and only its number is read.
+ *
+ * @param {HTMLIFrameElement} frame
+ */
+function sizeToContent(frame) {
+  if (!watchingFrames) {
+    watchingFrames = true;
+    frame.ownerDocument.defaultView?.addEventListener("message", (event) => {
+      for (const sized of sizedFrames) {
+        // A frame taken off the page is forgotten.
+        if (!sized.isConnected) sizedFrames.delete(sized);
+        if (event.source === null || sized.contentWindow !== event.source) continue;
+        const height = Number(event.data?.[HTML_FRAME_HEIGHT_KEY]);
+        if (Number.isFinite(height)) sized.style.height = `${Math.min(Math.max(Math.ceil(height), 24), HTML_FRAME_MAX_HEIGHT)}px`;
+        return;
+      }
+    });
+  }
+  sizedFrames.add(frame);
 }

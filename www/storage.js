@@ -4,8 +4,8 @@
 // Only the page touches this database; the Python worker gets no handle to it.
 
 const DB_NAME = "sandpit";
-/** 1: workspace and runs; 2: files. */
-const DB_VERSION = 2;
+/** 1: workspace and runs; 2: files; 3: conversations with a model. */
+const DB_VERSION = 3;
 /** One record, under WORKSPACE_KEY: sessions, the current one, each one's code. */
 const STATE = "state";
 const WORKSPACE_KEY = "workspace";
@@ -13,12 +13,14 @@ const WORKSPACE_KEY = "workspace";
 const RUNS = "runs";
 /** Each session's files, keyed `[session, path]`: `{ session, path, size, kept }`. */
 const FILES = "files";
-const STORES = [STATE, RUNS, FILES];
+/** Each session's conversation with a model (the Ask panel), keyed by session. */
+const CONVERSATIONS = "conversations";
+const STORES = [STATE, RUNS, FILES, CONVERSATIONS];
 
 /**
  * The object stores of one transaction, by name.
  *
- * @typedef {{ state: IDBObjectStore, runs: IDBObjectStore, files: IDBObjectStore }} Stores
+ * @typedef {{ state: IDBObjectStore, runs: IDBObjectStore, files: IDBObjectStore, conversations: IDBObjectStore }} Stores
  */
 
 /**
@@ -42,6 +44,7 @@ function database() {
         db.createObjectStore(RUNS, { autoIncrement: true });
       }
       if (event.oldVersion < 2) db.createObjectStore(FILES);
+      if (event.oldVersion < 3) db.createObjectStore(CONVERSATIONS);
     };
     request.onsuccess = () => {
       // A newer version of the app (another tab) upgrades the database: let it.
@@ -83,7 +86,12 @@ async function transaction(mode, body, { commit = false } = {}) {
     tx.oncomplete = () => resolve(result);
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error ?? new Error("the transaction was aborted"));
-    result = body({ state: tx.objectStore(STATE), runs: tx.objectStore(RUNS), files: tx.objectStore(FILES) });
+    result = body({
+      state: tx.objectStore(STATE),
+      runs: tx.objectStore(RUNS),
+      files: tx.objectStore(FILES),
+      conversations: tx.objectStore(CONVERSATIONS),
+    });
     if (commit) tx.commit();
   });
 }
@@ -113,11 +121,19 @@ const BATCH_MS = 200;
 let batch = null;
 
 /**
+ * Set once everything was deleted (`clearAll`): the page reloads next, and
+ * nothing it still reports as it goes (the editor's last typing, say) may
+ * save the work again.
+ */
+let cleared = false;
+
+/**
  * Adds `change` to the next batch; resolves once that batch is committed.
  *
  * @param {(batch: Batch) => void} change
  */
 function batched(change) {
+  if (cleared) return Promise.resolve();
   const next = (batch ??= {
     workspace: null,
     runs: [],
@@ -173,14 +189,64 @@ document.addEventListener("visibilitychange", () => {
  */
 const value = (request) => () => request.result;
 
-/** `{ workspace: object | null, runs: object[], files: object[] }`: everything saved, runs oldest first. */
-export async function loadAll() {
+/**
+ * The newest `limit` runs before key `before` (all keys when null), newest
+ * first, each as `{ key, run }`, and how many runs there are before `before`
+ * in all. Reads only those records, going back from the newest.
+ *
+ * @param {IDBObjectStore} store
+ * @param {number | null | undefined} before
+ * @param {number} limit
+ */
+function newestRuns(store, before, limit) {
+  const range = before == null ? undefined : IDBKeyRange.upperBound(before, true);
+  const count = store.count(range);
+  /** @type {{ key: IDBValidKey, run: object }[]} */
+  const found = [];
+  const cursor = store.openCursor(range, "prev");
+  cursor.onsuccess = () => {
+    const at = cursor.result;
+    if (at === null || found.length >= limit) return;
+    found.push({ key: at.primaryKey, run: at.value });
+    at.continue();
+  };
+  return () => ({ runs: found, total: count.result });
+}
+
+/**
+ * `{ workspace: object | null, runs: object[], storedRuns: number, files: object[] }`:
+ * everything saved but the older runs: the newest `runLimit` of them, oldest
+ * first, and how many there are in all (the rest are read by `historyPage`).
+ *
+ * @param {number} runLimit
+ */
+export async function loadAll(runLimit) {
   const read = await transaction("readonly", ({ state, runs, files }) => ({
     workspace: value(state.get(WORKSPACE_KEY)),
-    runs: value(runs.getAll()),
+    runs: newestRuns(runs, null, runLimit),
     files: value(files.getAll()),
   }));
-  return { workspace: read.workspace() ?? null, runs: read.runs(), files: read.files() };
+  const runs = read.runs();
+  return {
+    workspace: read.workspace() ?? null,
+    runs: runs.runs.map(({ run }) => run).reverse(),
+    storedRuns: runs.total,
+    files: read.files(),
+  };
+}
+
+/**
+ * A page of the run history, newest first: `{ runs: { key, run }[], older }`,
+ * the newest `limit` runs before key `before` (from the newest when null),
+ * and how many runs are older than those.
+ *
+ * @param {number | null | undefined} before
+ * @param {number} limit
+ */
+export async function historyPage(before, limit) {
+  const read = await transaction("readonly", ({ runs }) => newestRuns(runs, before, limit));
+  const { runs, total } = read();
+  return { runs, older: total - runs.length };
 }
 
 /**
@@ -241,18 +307,36 @@ export async function readFile(session, path) {
   return read() ?? null;
 }
 
-/** Deletes everything saved, and the writes still waiting. */
+/** Deletes everything saved, and the writes still waiting; later writes are dropped. */
 export async function clearAll() {
+  cleared = true;
   if (batch !== null) {
     clearTimeout(batch.timer);
     batch.settle.forEach(([resolve]) => resolve());
     batch = null;
   }
-  await transaction("readwrite", ({ state, runs, files }) => {
+  await transaction("readwrite", ({ state, runs, files, conversations }) => {
     state.clear();
     runs.clear();
     files.clear();
+    conversations.clear();
   });
+}
+
+/** Every session's conversation with a model. */
+export async function loadConversations() {
+  const read = await transaction("readonly", ({ conversations }) => value(conversations.getAll()));
+  return read();
+}
+
+/**
+ * Replaces `session`'s conversation.
+ *
+ * @param {string} session
+ * @param {object} conversation
+ */
+export async function saveConversation(session, conversation) {
+  await transaction("readwrite", ({ conversations }) => conversations.put(conversation, session));
 }
 
 /**

@@ -15,6 +15,12 @@ import { failure } from "./tabs.mjs";
  */
 
 /**
+ * Hears a call's output as the browser writes it.
+ *
+ * @typedef {(stream: "stdout" | "stderr", text: string) => void} OnOutput
+ */
+
+/**
  * @typedef {{
  *   id: string,
  *   tool: string,
@@ -23,6 +29,7 @@ import { failure } from "./tabs.mjs";
  *   claimed: boolean,
  *   claim: () => void,
  *   finish: (result: CallToolResult) => void,
+ *   onOutput: OnOutput,
  *   cancelled: boolean,
  * }} Pending
  */
@@ -55,22 +62,23 @@ export class Calls {
 
   /**
    * Carries out one call. `views`: whether the client shows MCP App views;
-   * `signal` aborts when the client cancels.
+   * `signal` aborts when the client cancels; `onOutput` hears the run's
+   * output as it is written, from the view or the tab.
    *
    * @param {string} tool
    * @param {Record<string, any>} args
-   * @param {{ views: boolean, signal: AbortSignal }} options
+   * @param {{ views: boolean, signal: AbortSignal, onOutput: OnOutput }} options
    * @returns {Promise<CallToolResult>}
    */
-  async call(tool, args, { views, signal }) {
+  async call(tool, args, { views, signal, onOutput }) {
     const seconds = typeof args.timeout_seconds === "number" ? args.timeout_seconds : null;
     const waitMs = (seconds && seconds > 0 ? seconds : DEFAULT_WAIT_SECONDS) * 1000;
     const waited = AbortSignal.any([signal, AbortSignal.timeout(waitMs)]);
     let result;
     if (views) {
-      result = await this.#throughView(tool, args, waited, signal, seconds);
+      result = await this.#throughView(tool, args, waited, signal, seconds, onOutput);
     } else if (await this.tabs.waitForTab(waited)) {
-      result = await this.tabs.invoke(tool, args);
+      result = await this.tabs.invoke(tool, args, { onOutput, signal });
     } else {
       result = failure(this.#nobody(waitMs, false));
     }
@@ -87,9 +95,10 @@ export class Calls {
    * @param {AbortSignal} waited
    * @param {AbortSignal} cancelled
    * @param {number | null} seconds
+   * @param {OnOutput} onOutput
    * @returns {Promise<CallToolResult>}
    */
-  #throughView(tool, args, waited, cancelled, seconds) {
+  #throughView(tool, args, waited, cancelled, seconds, onOutput) {
     return new Promise((resolve) => {
       /** @type {Pending} */
       const call = {
@@ -99,6 +108,7 @@ export class Calls {
         args,
         claimed: false,
         cancelled: false,
+        onOutput,
         claim: () => {
           waited.removeEventListener("abort", unclaimed);
           const runMs = seconds && seconds > 0 ? seconds * 1000 + LOAD_ALLOWANCE_MS : UNBOUNDED_RUN_MS;
@@ -123,7 +133,7 @@ export class Calls {
         if (call.claimed) return;
         this.#pending.delete(call.id);
         if (!cancelled.aborted && this.tabs.count > 0) {
-          call.finish(await this.tabs.invoke(tool, args));
+          call.finish(await this.tabs.invoke(tool, args, { onOutput, signal: cancelled }));
           return;
         }
         call.finish(failure(this.#nobody(0, true)));
@@ -154,6 +164,20 @@ export class Calls {
     call.claim();
     const replay = tool === "run_python" ? [...(this.#ledger.get(sessionOf(args)) ?? [])] : [];
     return { call: call.id, replay };
+  }
+
+  /**
+   * Output the view of call `id` saw written; false when no such call is waiting.
+   *
+   * @param {string} id
+   * @param {"stdout" | "stderr"} stream
+   * @param {string} text
+   */
+  output(id, stream, text) {
+    const call = this.#pending.get(id);
+    if (!call?.claimed) return false;
+    call.onOutput(stream, text);
+    return true;
   }
 
   /**

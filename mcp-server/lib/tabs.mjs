@@ -1,7 +1,9 @@
 // @ts-check
 // Sandpit tabs connected over a loopback WebSocket: the page's `?relay` mode,
 // in the wire format of @mcp-b/webmcp-local-relay (server-hello, hello,
-// tools/list, invoke, result, ping). A tab is taken only when its page's
+// tools/list, invoke, result, ping), plus two messages of Sandpit's own that
+// the relay does not have: `output` (a call's output as it is written) and
+// `cancel` (the client gave up on a call). A tab is taken only when its page's
 // origin is allowed and its hello carries the pairing token this server made.
 import { timingSafeEqual } from "node:crypto";
 
@@ -12,7 +14,9 @@ const SUBPROTOCOL = "webmcp.v1";
 
 /**
  * @typedef {import("./calls.mjs").CallToolResult} CallToolResult
- * @typedef {{ send: (message: object) => void, pending: Map<string, (result: CallToolResult) => void>, close: () => void }} Tab
+ * @typedef {import("./calls.mjs").OnOutput} OnOutput
+ * @typedef {{ finish: (result: CallToolResult) => void, onOutput: OnOutput }} TabCall
+ * @typedef {{ send: (message: object) => void, pending: Map<string, TabCall>, close: () => void }} Tab
  */
 
 export class Tabs {
@@ -75,15 +79,19 @@ export class Tabs {
         return;
       }
       if (message?.type === "result" && typeof message.callId === "string") {
-        tab.pending.get(message.callId)?.(message.result);
+        tab.pending.get(message.callId)?.finish(message.result);
         tab.pending.delete(message.callId);
+      }
+      if (message?.type === "output" && typeof message.text === "string") {
+        const stream = message.stream === "stderr" ? "stderr" : "stdout";
+        tab.pending.get(message.callId)?.onOutput(stream, message.text);
       }
       if (message?.type === "pong") return;
     };
     socket.onclose = () => {
       if (tab === null) return;
       this.#tabs = this.#tabs.filter((t) => t !== tab);
-      for (const finish of tab.pending.values()) {
+      for (const { finish } of tab.pending.values()) {
         finish(failure("The Sandpit tab closed before the run finished."));
       }
       this.log(`a Sandpit tab disconnected`);
@@ -114,18 +122,26 @@ export class Tabs {
   }
 
   /**
-   * Runs a tool call in the most recently connected tab.
+   * Runs a tool call in the most recently connected tab; `onOutput` hears its
+   * output as it is written, and `signal` cancels the run in the tab.
    *
    * @param {string} tool
    * @param {object} args
+   * @param {{ onOutput: OnOutput, signal: AbortSignal }} options
    * @returns {Promise<CallToolResult>}
    */
-  invoke(tool, args) {
+  invoke(tool, args, { onOutput, signal }) {
     const tab = this.#tabs.at(-1);
     if (!tab) return Promise.resolve(failure("No Sandpit tab is connected."));
     const callId = `c${this.#nextCall++}`;
     return new Promise((resolve) => {
-      tab.pending.set(callId, resolve);
+      const cancel = () => tab.send({ type: "cancel", callId });
+      signal.addEventListener("abort", cancel, { once: true });
+      const finish = (/** @type {CallToolResult} */ result) => {
+        signal.removeEventListener("abort", cancel);
+        resolve(result);
+      };
+      tab.pending.set(callId, { finish, onOutput });
       tab.send({ type: "invoke", callId, toolName: tool, args });
     });
   }

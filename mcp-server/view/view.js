@@ -8,13 +8,30 @@
 import { IframeParentTransport } from "@mcp-b/transports";
 import { App } from "@modelcontextprotocol/ext-apps";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { LoggingMessageNotificationSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
-import { STREAM_OUTPUT_META, WIDGET_PAGE } from "../../www/generated/names.js";
+import { PROGRESS_STREAM_META, STREAM_OUTPUT_META, WIDGET_PAGE } from "../../www/generated/names.js";
 
 /** The app-only tools of mcp-server/sandpit-mcp.mjs. */
 const CLAIM_TOOL = "sandpit_view_claim";
 const RESULT_TOOL = "sandpit_view_result";
+const OUTPUT_TOOL = "sandpit_view_output";
+/** How long output gathers before it goes to the server in one call. */
+const OUTPUT_BATCH_MS = 100;
+/**
+ * Whether Python runs on this view's own thread: a host that frames views
+ * without allow-same-origin gives them an opaque origin, which the widget
+ * inside inherits, and where no module worker starts (www/thread-worker.js).
+ */
+const ON_OUR_THREAD = self.origin === "null";
+/** There, a run asking for no limit gets this one: a run that never pauses would hold the view for good. */
+const OUR_THREAD_TIMEOUT_SECONDS = 30;
+/** What a result says there, for the model: what running here costs. */
+const OUR_THREAD_NOTE =
+  "Note: Python ran on the view's own thread (this host frames MCP App views without allow-same-origin, " +
+  "where no worker can start), so it cannot be interrupted: a run that reaches its timeout ends the view's " +
+  "interpreter, and the session's earlier runs are replayed into a new one; a stop takes effect at the " +
+  `timeout or when the code awaits; timeout_seconds 0 (no limit) is ${OUR_THREAD_TIMEOUT_SECONDS} s here.`;
 /** How long a call to the widget may take beyond the run's own timeout (loading Python and packages). */
 const LOAD_ALLOWANCE_MS = 180_000;
 
@@ -57,25 +74,15 @@ async function handle(args) {
     status.textContent = "This call was answered already.";
     return;
   }
+  status.textContent = ON_OUR_THREAD ? "Starting Python on this view's own thread…" : "Starting Python…";
   /** @type {CallToolResult} */
   let result;
-  if (self.origin === "null") {
-    // Sandbox flags reach nested frames, so the widget here would have an
-    // opaque origin too, where no module worker starts.
-    result = {
-      content: [
-        {
-          type: "text",
-          text:
-            "Sandpit cannot run code in this view: the host frames it without allow-same-origin, and in an " +
-            "opaque-origin frame no module worker (which Python runs in) can start. Open Sandpit in a browser tab instead.",
-        },
-      ],
-      isError: true,
-    };
+  if (ON_OUR_THREAD) {
+    const limited = args.timeout_seconds === 0 ? { ...args, timeout_seconds: OUR_THREAD_TIMEOUT_SECONDS } : args;
+    const ran = await runInWidget(limited, replay, forwarder(call));
+    result = { ...ran, content: [...ran.content, { type: "text", text: OUR_THREAD_NOTE }] };
   } else {
-    status.textContent = "Starting Python…";
-    result = await runInWidget(args, replay);
+    result = await runInWidget(args, replay, forwarder(call));
   }
   await app.callServerTool({ name: RESULT_TOOL, arguments: { call, result } });
   render(result);
@@ -87,9 +94,10 @@ async function handle(args) {
  *
  * @param {Record<string, any>} args
  * @param {Record<string, any>[]} replay
+ * @param {{ add: (stream: "stdout" | "stderr", text: string) => void, flush: () => Promise<void> }} forward
  * @returns {Promise<CallToolResult>}
  */
-async function runInWidget(args, replay) {
+async function runInWidget(args, replay, forward) {
   const url = new URL(WIDGET_PAGE, bundle);
   const iframe = document.createElement("iframe");
   // Hidden: this view shows the run itself, replays left out. Not headless,
@@ -99,16 +107,22 @@ async function runInWidget(args, replay) {
   iframe.src = url.href;
   document.body.append(iframe);
   const client = new Client({ name: "sandpit-mcp-view", version: "0.1.0" });
-  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
-    const data = /** @type {{ text?: string }} */ (params.data);
-    if (typeof data?.text !== "string") return;
-    output.hidden = false;
-    output.textContent += data.text;
-  });
+  // Output comes as progress (whose `_meta` names its stream); the same as log messages is not needed.
   client.setNotificationHandler(ProgressNotificationSchema, ({ params }) => {
+    const stream = params._meta?.[PROGRESS_STREAM_META];
+    if (stream === "stdout" || stream === "stderr") {
+      output.hidden = false;
+      output.textContent += params.message ?? "";
+      forward.add(stream, params.message ?? "");
+      return;
+    }
     if (params.message) status.textContent = params.message === "running" ? "Running…" : params.message;
   });
-  await client.connect(new IframeParentTransport({ iframe, targetOrigin: url.origin }));
+  // Here the widget has an opaque origin too (sandbox flags reach nested
+  // frames), which only "*" reaches; it is this view's own frame of the bundle.
+  const targetOrigin = ON_OUR_THREAD ? "*" : url.origin;
+  await client.connect(new IframeParentTransport({ iframe, targetOrigin }));
+  await client.setLoggingLevel("warning");
   const timeoutMs = (/** @type {number} */ (args.timeout_seconds) || 3600) * 1000 + LOAD_ALLOWANCE_MS;
   const options = { signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true };
   try {
@@ -117,11 +131,48 @@ async function runInWidget(args, replay) {
       await client.callTool({ name: "run_python", arguments: earlier, _meta: { [STREAM_OUTPUT_META]: false } }, undefined, options);
     }
     const _meta = { progressToken: "run" };
-    return /** @type {CallToolResult} */ (await client.callTool({ name: tool, arguments: args, _meta }, undefined, options));
+    const result = await client.callTool({ name: tool, arguments: args, _meta }, undefined, options);
+    await forward.flush();
+    return /** @type {CallToolResult} */ (result);
   } catch (error) {
     if (cancel.signal.aborted) return { content: [{ type: "text", text: "The run was cancelled." }], isError: true };
     throw error;
   }
+}
+
+/**
+ * Hands output on to the server for call `call`, gathered for OUTPUT_BATCH_MS
+ * at a time (each hand-over is a tool call through the host), in order.
+ *
+ * @param {string} call
+ */
+function forwarder(call) {
+  /** @type {{ stream: "stdout" | "stderr", text: string }[]} */
+  let gathered = [];
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  let sending = Promise.resolve();
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = gathered;
+    gathered = [];
+    sending = sending.then(async () => {
+      for (const { stream, text } of batch) {
+        await app.callServerTool({ name: OUTPUT_TOOL, arguments: { call, stream, text } }).catch(() => {});
+      }
+    });
+    return sending;
+  };
+  return {
+    add(/** @type {"stdout" | "stderr"} */ stream, /** @type {string} */ text) {
+      const last = gathered.at(-1);
+      if (last?.stream === stream) last.text += text;
+      else gathered.push({ stream, text });
+      timer ??= setTimeout(flush, OUTPUT_BATCH_MS);
+    },
+    flush,
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 //! The page's state that components and surfaces share: the runtime, and
 //! the runs shown with where each is in its life.
 
+pub mod assist;
 pub mod launch;
 
 use leptos::prelude::*;
@@ -8,9 +9,15 @@ use leptos::prelude::*;
 use crate::protocol::{LoadProgress, LoadStage, OutputChunk, RunId, RunResult};
 use crate::runtime::{Runtime, RuntimeStatus};
 
-/// Finished runs kept; the oldest are dropped beyond this. Each result is
-/// already capped by the output limits, so this bounds the history's size.
+/// Runs the page (or the widget) keeps and shows; the oldest leave it beyond
+/// this, and a page's reload brings back this many. Each result is already
+/// capped by the output limits, so this bounds the page's memory and how
+/// much a new run's frame has to lay out.
 pub const KEPT_RUNS: u32 = 100;
+
+/// Finished runs the browser keeps in the history (the page reads the older
+/// ones a page at a time, when asked); the oldest are dropped beyond this.
+pub const STORED_RUNS: u32 = 1000;
 
 /// Where one run is in its life.
 #[derive(Debug, Clone, PartialEq)]

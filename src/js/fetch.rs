@@ -8,7 +8,11 @@ use wasm_bindgen_futures::JsFuture;
 /// file and says what went wrong, for the page to show as it is.
 pub async fn json<T: DeserializeOwned>(path: &str) -> Result<T, String> {
     let failed = |e: JsValue| format!("{path} could not be read: {}", super::error::message(&e));
-    let fetched = JsFuture::from(leptos::prelude::window().fetch_with_str(path))
+    // Revalidated every time: a deployment's edit of its config (who may
+    // embed the widget, what Python may reach) holds from the next read.
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::NoCache);
+    let fetched = JsFuture::from(leptos::prelude::window().fetch_with_str_and_init(path, &init))
         .await
         .map_err(failed)?;
     let response: web_sys::Response = fetched.unchecked_into();

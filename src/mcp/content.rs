@@ -6,8 +6,10 @@ use serde::Serialize;
 
 use crate::format;
 use crate::js::bulk::{wire_name, Text};
-use crate::names::FILE_URI_TEMPLATE;
-use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus};
+#[cfg(doc)]
+use crate::names::ERROR_CODE_META;
+use crate::names::{ERROR_INTERNAL, ERROR_INVALID_PARAMS, FILE_URI_TEMPLATE};
+use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus, Verification};
 use crate::tools::SessionReset;
 
 /// What a tool call came to.
@@ -24,8 +26,10 @@ pub enum ToolOutcome {
     Checked(CheckReport),
     /// `reset_session` reset.
     Reset(SessionReset),
-    /// The call could not be made: bad arguments, or no Python.
+    /// The call could not be made: no Python, or the run ended without a result.
     Failed(String),
+    /// The call's arguments did not fit the tool's schema: the model's to fix.
+    Invalid(String),
 }
 
 /// Text files up to this size come back inline as embedded resources;
@@ -42,6 +46,25 @@ pub struct CallToolResult<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     structured_content: Option<Structured<'a>>,
     is_error: bool,
+    /// For a call that failed without a result: why, as a JSON-RPC error
+    /// code under [`ERROR_CODE_META`], for programs (a model reads the text).
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<FailureMeta>,
+}
+
+/// The `_meta` of a failed call's result.
+#[derive(Serialize, Debug)]
+struct FailureMeta {
+    #[serde(rename = "sandpit/errorCode")]
+    error_code: i32,
+}
+
+impl CallToolResult<'_> {
+    /// The same result with `note` as one more text block, for the model to read.
+    pub fn with_note(mut self, note: String) -> Self {
+        self.content.push(Block::Text { text: note.into() });
+        self
+    }
 }
 
 /// The whole outcome, for clients that read structure rather than text.
@@ -103,6 +126,7 @@ pub fn call_result(outcome: &ToolOutcome) -> CallToolResult<'_> {
             content: vec![text(check_summary(report))],
             structured_content: Some(Structured::Check(report)),
             is_error: false,
+            meta: None,
         },
         ToolOutcome::Reset(reset) => CallToolResult {
             content: vec![text(format!(
@@ -111,12 +135,21 @@ pub fn call_result(outcome: &ToolOutcome) -> CallToolResult<'_> {
             ))],
             structured_content: Some(Structured::Reset(reset)),
             is_error: false,
+            meta: None,
         },
-        ToolOutcome::Failed(message) => CallToolResult {
-            content: vec![text(message.clone())],
-            structured_content: None,
-            is_error: true,
-        },
+        ToolOutcome::Failed(message) => failure(message, ERROR_INTERNAL),
+        ToolOutcome::Invalid(message) => failure(message, ERROR_INVALID_PARAMS),
+    }
+}
+
+fn failure(message: &str, error_code: i32) -> CallToolResult<'static> {
+    CallToolResult {
+        content: vec![Block::Text {
+            text: message.into(),
+        }],
+        structured_content: None,
+        is_error: true,
+        meta: Some(FailureMeta { error_code }),
     }
 }
 
@@ -141,7 +174,8 @@ fn run_result<'a>(session: &str, result: &'a RunResult) -> CallToolResult<'a> {
     CallToolResult {
         content,
         structured_content: Some(Structured::Run(result)),
-        is_error: result.status != RunStatus::Ok,
+        is_error: !result.succeeded(),
+        meta: None,
     }
 }
 
@@ -228,6 +262,41 @@ pub fn run_summary(result: &RunResult) -> Text {
         .map(|a| format!("{} ({} bytes, {})", a.path, a.size, a.mime))
         .collect();
     section("files written", &files.join("\n").into());
+    if let Some(verification) = &result.verification {
+        section("tests", &verification_summary(verification).into());
+    }
+    text
+}
+
+/// What a run's tests found, as a model reads it: the count, then each
+/// failed test with where, why, and the values a failed assert compared.
+pub fn verification_summary(verification: &Verification) -> String {
+    let passed = verification.tests.iter().filter(|t| t.passed).count();
+    let failed = verification.tests.len() - passed;
+    let mut text = match (failed, &verification.not_run) {
+        (0, None) => format!("All {passed} test(s) passed."),
+        _ => format!("{failed} test(s) failed, {passed} passed."),
+    };
+    for test in verification.tests.iter().filter(|t| !t.passed) {
+        text.push_str(&format!(
+            "\nFAILED {} (line {} of the tests)",
+            test.name, test.line
+        ));
+        if let Some(explanation) = &test.explanation {
+            text.push_str(&format!("\n{explanation}"));
+        }
+        match (&test.error, &test.explanation) {
+            // A failed assert's explanation says it all, but its message.
+            (Some(error), Some(_)) if !error.message.is_empty() => {
+                text.push_str(&format!("\n{}: {}", error.kind, error.message));
+            }
+            (Some(error), None) => text.push_str(&format!("\n{}", error.traceback.trim_end())),
+            _ => {}
+        }
+    }
+    if let Some(reason) = &verification.not_run {
+        text.push_str(&format!("\n{reason}"));
+    }
     text
 }
 

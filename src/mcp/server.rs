@@ -13,7 +13,8 @@ use crate::format::quoted;
 use crate::js::bulk::pretty_json;
 use crate::js::bulk::{Json, Text};
 use crate::names::{
-    FILE_URI_TEMPLATE, FRESH_RUN_META, MCP_PROTOCOL_VERSIONS, SESSIONS_URI, STREAM_OUTPUT_META,
+    ERROR_INVALID_PARAMS, FILE_URI_TEMPLATE, FRESH_RUN_META, MCP_PROTOCOL_VERSIONS, SESSIONS_URI,
+    STREAM_OUTPUT_META,
 };
 use crate::protocol::FileEntry;
 use crate::runtime::supervisor::SessionState;
@@ -22,7 +23,7 @@ use crate::tools::{Tool, ToolCall, ToolError};
 /// JSON-RPC error codes.
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
-const INVALID_PARAMS: i64 = -32602;
+const INVALID_PARAMS: i64 = ERROR_INVALID_PARAMS as i64;
 /// MCP's code for a resource that does not exist.
 const RESOURCE_NOT_FOUND: i64 = -32002;
 
@@ -39,11 +40,16 @@ pub enum Reply {
         call: ToolCall,
         /// Where to send progress notifications, if the client asked for them.
         progress_token: Option<Json>,
-        /// Whether to send output as notifications/message while the code runs.
-        /// A client that only wants the result says `"sandpit/streamOutput": false`
-        /// in the call's `_meta`: the result holds the same output, so each
-        /// chunk would otherwise cross to the page twice.
+        /// Whether to send output while the code runs: as notifications/message
+        /// (when [`Reply::Call::log_output`]) and, when the call has a progress
+        /// token, in notifications/progress too. A client that only wants the
+        /// result says `"sandpit/streamOutput": false` in the call's `_meta`:
+        /// the result holds the same output, so each chunk would otherwise
+        /// cross to the page twice.
         stream_output: bool,
+        /// Whether output goes out as notifications/message: the client has
+        /// not set a logging level above `info` (the level output is logged at).
+        log_output: bool,
     },
     /// Send [`Server::tool_response`] for this outcome: a call that failed
     /// before it could be made (bad arguments are the model's to fix).
@@ -82,7 +88,25 @@ pub struct Server {
     files: BTreeMap<String, Vec<FileEntry>>,
     /// How many sessions the runtime runs at once, told at `initialize`.
     max_workers: Option<u32>,
+    /// The least severe log level the client wants (`logging/setLevel`), as
+    /// an index into [`LOG_LEVELS`]; 0 (everything) until it sets one.
+    log_threshold: usize,
 }
+
+/// MCP's log levels (RFC 5424's), least severe first.
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// The level output is logged at.
+pub const OUTPUT_LOG_LEVEL: &str = "info";
 
 impl Server {
     /// A server waiting for `initialize`.
@@ -130,11 +154,12 @@ impl Server {
                 string(params, "protocolVersion"),
                 self.max_workers,
             )),
-            "ping" | "logging/setLevel" => Json::empty_object(),
+            "ping" => Json::empty_object(),
+            "logging/setLevel" => return self.set_level(&id, params),
             "tools/list" => Json::of(&results::Tools {
                 tools: Tool::descriptors(),
             }),
-            "tools/call" => return call(id, params),
+            "tools/call" => return self.call(id, params),
             "resources/list" => Json::of(&results::Resources {
                 resources: self.resources(),
             }),
@@ -146,6 +171,71 @@ impl Server {
             }
         };
         Reply::Send(response(&id, result))
+    }
+
+    /// `logging/setLevel`: from now on, only log messages at `level` or more severe.
+    fn set_level(&mut self, id: &Json, params: &Json) -> Reply {
+        let level = string(params, "level").unwrap_or_default();
+        match LOG_LEVELS.iter().position(|known| *known == level) {
+            Some(threshold) => {
+                self.log_threshold = threshold;
+                Reply::Send(response(id, Json::empty_object()))
+            }
+            None => {
+                let message = format!(
+                    "{} is not a log level (one of {})",
+                    quoted(&level),
+                    LOG_LEVELS.join(", ")
+                );
+                Reply::Send(error(Some(id), INVALID_PARAMS, &message))
+            }
+        }
+    }
+
+    /// Whether a message logged at `level` reaches the client.
+    fn logs(&self, level: &str) -> bool {
+        LOG_LEVELS
+            .iter()
+            .position(|known| *known == level)
+            .is_some_and(|severity| severity >= self.log_threshold)
+    }
+
+    fn call(&self, id: Json, params: &Json) -> Reply {
+        let Some(name) = string(params, "name") else {
+            return Reply::Send(error(
+                Some(&id),
+                INVALID_PARAMS,
+                "tools/call needs a tool \"name\"",
+            ));
+        };
+        let arguments = params.get("arguments").unwrap_or_else(Json::empty_object);
+        let meta = params.get("_meta");
+        let progress_token = meta.as_ref().and_then(|meta| meta.get("progressToken"));
+        let flag = |key: &str| meta.as_ref().and_then(|meta| meta.get(key)?.as_bool());
+        let stream_output = flag(STREAM_OUTPUT_META) != Some(false);
+        let fresh = flag(FRESH_RUN_META) == Some(true);
+        match ToolCall::parse(&name, &arguments) {
+            Ok(mut call) => {
+                if let ToolCall::RunPython(request) = &mut call {
+                    request.fresh |= fresh;
+                }
+                Reply::Call {
+                    id,
+                    call,
+                    progress_token,
+                    stream_output,
+                    log_output: stream_output && self.logs(OUTPUT_LOG_LEVEL),
+                }
+            }
+            Err(unknown @ ToolError::Unknown(_)) => {
+                Reply::Send(error(Some(&id), INVALID_PARAMS, &unknown.to_string()))
+            }
+            // Bad arguments are the model's to fix: a tool error it can read.
+            Err(invalid) => Reply::Answer {
+                id,
+                outcome: ToolOutcome::Invalid(invalid.to_string()),
+            },
+        }
     }
 
     fn resources(&self) -> Vec<results::FileResource<'_>> {
@@ -256,7 +346,9 @@ fn initialize(asked: Option<String>, max_workers: Option<u32>) -> results::Initi
             run code (sessions keep variables between calls), check_python to check code \
             and its imports without running it, reset_session to start a session afresh. \
             While code runs, its output arrives as notifications/message with logger \
-            \"stdout\" or \"stderr\" (unless the call's _meta has \"sandpit/streamOutput\": \
+            \"stdout\" or \"stderr\" and, when the call has a progress token, as the \
+            message of notifications/progress whose _meta names the stream under \
+            \"sandpit/stream\" (neither when the call's _meta has \"sandpit/streamOutput\": \
             false); the result holds all of it.",
     }
 }
@@ -264,43 +356,6 @@ fn initialize(asked: Option<String>, max_workers: Option<u32>) -> results::Initi
 /// Field `name` of `message`, when it is a string.
 fn string(message: &Json, name: &str) -> Option<String> {
     message.get(name)?.as_string()
-}
-
-fn call(id: Json, params: &Json) -> Reply {
-    let Some(name) = string(params, "name") else {
-        return Reply::Send(error(
-            Some(&id),
-            INVALID_PARAMS,
-            "tools/call needs a tool \"name\"",
-        ));
-    };
-    let arguments = params.get("arguments").unwrap_or_else(Json::empty_object);
-    let meta = params.get("_meta");
-    let progress_token = meta.as_ref().and_then(|meta| meta.get("progressToken"));
-    let flag = |key: &str| meta.as_ref().and_then(|meta| meta.get(key)?.as_bool());
-    let stream_output = flag(STREAM_OUTPUT_META) != Some(false);
-    let fresh = flag(FRESH_RUN_META) == Some(true);
-    match ToolCall::parse(&name, &arguments) {
-        Ok(mut call) => {
-            if let ToolCall::RunPython(request) = &mut call {
-                request.fresh |= fresh;
-            }
-            Reply::Call {
-                id,
-                call,
-                progress_token,
-                stream_output,
-            }
-        }
-        Err(unknown @ ToolError::Unknown(_)) => {
-            Reply::Send(error(Some(&id), INVALID_PARAMS, &unknown.to_string()))
-        }
-        // Bad arguments are the model's to fix: a tool error it can read.
-        Err(invalid) => Reply::Answer {
-            id,
-            outcome: ToolOutcome::Failed(invalid.to_string()),
-        },
-    }
 }
 
 fn read(id: Json, params: &Json) -> Reply {

@@ -19,7 +19,7 @@ use super::supervisor::{
 };
 use super::worker::{device, guard, interrupts_available, PythonWorker};
 use crate::names::CONFIG_FILE;
-use crate::protocol::{Answer, CheckReport, InputFile, Query, RunId, RunRequest};
+use crate::protocol::{Answer, CheckReport, Completions, InputFile, Query, RunId, RunRequest};
 
 /// Whoever waits for a job: how to answer them.
 enum Caller {
@@ -220,6 +220,27 @@ impl Runtime {
         async move {
             match answer.await? {
                 Answer::Check { report } => Ok(report),
+                other => Err(unexpected(&other)),
+            }
+        }
+    }
+
+    /// The names that could be typed at `cursor` (characters into `code`)
+    /// in `session`; runs none of the session's code.
+    pub fn complete(
+        &self,
+        session: &str,
+        code: &str,
+        cursor: u32,
+    ) -> impl Future<Output = Result<Completions, RuntimeError>> {
+        let answer = self.query(Query::Complete {
+            session: session.to_owned(),
+            code: code.to_owned(),
+            cursor,
+        });
+        async move {
+            match answer.await? {
+                Answer::Complete { completions } => Ok(completions),
                 other => Err(unexpected(&other)),
             }
         }

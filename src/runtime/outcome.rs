@@ -135,6 +135,7 @@ pub fn stopped(
         files: Vec::new(),
         restored,
         memory: None,
+        verification: None,
     }
 }
 

@@ -44,6 +44,8 @@ pub struct LedgerEntry {
     code: String,
     packages: Vec<String>,
     files: Vec<InputFile>,
+    /// Its tests ran in its namespace too, and may have changed it.
+    tests: Option<String>,
 }
 
 /// What to do with the job at the head of the queue.
@@ -150,6 +152,7 @@ impl Scheduler {
             code: String::new(),
             packages: Vec::new(),
             files,
+            tests: None,
         };
         self.ledger.push(entry.clone());
         let at = self
@@ -295,6 +298,7 @@ impl Scheduler {
                         code: request.code,
                         packages: request.packages,
                         files: request.files,
+                        tests: request.tests,
                     });
                 }
                 done.push(Completion::Finished(id));
@@ -442,7 +446,8 @@ impl Scheduler {
         let mut request = RunRequest::new(entry.code.clone())
             .in_session(self.session.clone())
             .with_files(entry.files.clone())
-            .with_packages(entry.packages.clone());
+            .with_packages(entry.packages.clone())
+            .with_tests(entry.tests.clone());
         request.limits = REPLAY_LIMITS;
         request
     }

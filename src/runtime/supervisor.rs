@@ -294,6 +294,7 @@ impl Supervisor {
                         session.clone()
                     }
                     Query::Check { .. } => self.session_for_check(),
+                    Query::Complete { session, .. } => session.clone(),
                 };
                 (name, Job::Query(query), Caller::Query)
             }

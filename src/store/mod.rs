@@ -8,8 +8,10 @@
 //! In the browser the records are read field by field ([`crate::js::reader`]),
 //! natively by serde's derive; `tests/reader.rs` checks that both agree.
 
+pub mod conversations;
 pub mod file_keeper;
 pub mod kept_files;
+pub mod model_settings;
 pub mod records;
 pub mod save_tracker;
 pub mod workspace;
@@ -18,14 +20,16 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use crate::app::KEPT_RUNS;
+use crate::app::{KEPT_RUNS, STORED_RUNS};
 use crate::js::error as js_error;
-use records::{Kept, Saved, StoredFile, StoredRun, Usage, Workspace};
+use records::{HistoryPage, Kept, Saved, StoredFile, StoredRun, Usage, Workspace};
 
 #[wasm_bindgen(module = "/www/storage.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = loadAll)]
-    async fn js_load_all() -> Result<JsValue, JsValue>;
+    async fn js_load_all(run_limit: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = historyPage)]
+    async fn js_history_page(before: Option<f64>, limit: u32) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = saveWorkspace)]
     async fn js_save_workspace(workspace: JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = addRun)]
@@ -44,6 +48,11 @@ extern "C" {
     async fn js_clear_all() -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = estimate)]
     async fn js_estimate() -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = loadConversations)]
+    async fn js_load_conversations() -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = saveConversation)]
+    async fn js_save_conversation(session: &str, conversation: JsValue)
+        -> Result<JsValue, JsValue>;
 }
 
 /// Why saving or loading failed.
@@ -70,20 +79,56 @@ struct RawSaved {
     workspace: JsValue,
     #[serde(with = "serde_wasm_bindgen::preserve")]
     runs: js_sys::Array,
+    #[serde(rename = "storedRuns")]
+    stored_runs: u32,
     #[serde(with = "serde_wasm_bindgen::preserve")]
     files: js_sys::Array,
 }
 
-/// Reads everything saved.
+/// What `historyPage` returns: each run with its key, still as a JavaScript value.
+#[derive(Deserialize)]
+struct RawHistoryPage {
+    runs: Vec<RawKeyedRun>,
+    older: u32,
+}
+
+#[derive(Deserialize)]
+struct RawKeyedRun {
+    key: f64,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    run: JsValue,
+}
+
+/// Reads everything saved but the older runs: the page shows the newest
+/// [`KEPT_RUNS`]; [`history_page`] reads the rest.
 pub async fn load() -> Result<Saved, StorageError> {
-    let raw: RawSaved =
-        serde_wasm_bindgen::from_value(js_load_all().await?).map_err(StorageError::format)?;
+    let raw: RawSaved = serde_wasm_bindgen::from_value(js_load_all(KEPT_RUNS).await?)
+        .map_err(StorageError::format)?;
     let workspace = (!raw.workspace.is_null()).then(|| decode(raw.workspace));
-    Ok(Saved::gather(
-        workspace,
-        raw.runs.iter().map(decode),
-        raw.files.iter().map(decode),
-    ))
+    Ok(Saved {
+        stored_runs: raw.stored_runs,
+        ..Saved::gather(
+            workspace,
+            raw.runs.iter().map(decode),
+            raw.files.iter().map(decode),
+        )
+    })
+}
+
+/// The newest `limit` runs of the history before key `before` (from the
+/// newest when `None`), newest first; runs another version wrote that
+/// cannot be read are left out.
+pub async fn history_page(before: Option<f64>, limit: u32) -> Result<HistoryPage, StorageError> {
+    let raw: RawHistoryPage = serde_wasm_bindgen::from_value(js_history_page(before, limit).await?)
+        .map_err(StorageError::format)?;
+    Ok(HistoryPage {
+        runs: raw
+            .runs
+            .into_iter()
+            .filter_map(|keyed| Some((keyed.key, decode(keyed.run)?)))
+            .collect(),
+        older: raw.older,
+    })
 }
 
 /// Replaces the saved workspace.
@@ -92,9 +137,9 @@ pub async fn save_workspace(workspace: &Workspace) -> Result<(), StorageError> {
     Ok(())
 }
 
-/// Appends a finished run to the history (keeping the newest [`KEPT_RUNS`]).
+/// Appends a finished run to the history (keeping the newest [`STORED_RUNS`]).
 pub async fn add_run(run: &StoredRun) -> Result<(), StorageError> {
-    js_add_run(encode(run)?, KEPT_RUNS).await?;
+    js_add_run(encode(run)?, STORED_RUNS).await?;
     Ok(())
 }
 

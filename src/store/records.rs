@@ -89,8 +89,8 @@ impl fmt::Display for Refusal {
     }
 }
 
-/// The sessions, the one picked, and the code in the editor for each: what
-/// the page looked like, so a reload puts it back.
+/// The sessions, the one picked, and the code in the editor for each with
+/// its cursor: what the page looked like, so a reload puts it back.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 pub struct Workspace {
@@ -100,6 +100,27 @@ pub struct Workspace {
     pub current: String,
     /// Each session's editor text.
     pub drafts: BTreeMap<String, String>,
+    /// Each session's cursor in its text (in UTF-16 code units, as the
+    /// editor counts); a session without one starts at the top.
+    #[cfg_attr(not(target_arch = "wasm32"), serde(default))]
+    pub cursors: Cursors,
+}
+
+/// The editor's cursor per session. Records written before cursors were
+/// kept have none: read as empty.
+#[derive(Serialize, Debug, Clone, PartialEq, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
+#[serde(transparent)]
+pub struct Cursors(pub BTreeMap<String, u32>);
+
+impl crate::js::reader::FromSource for Cursors {
+    fn read<S: crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
+        source.deserialize().map(Self)
+    }
+
+    fn absent<E: serde::de::Error>(_: &'static str) -> Result<Self, E> {
+        Ok(Self::default())
+    }
 }
 
 impl Workspace {
@@ -109,6 +130,7 @@ impl Workspace {
             sessions: vec![session.to_owned()],
             current: session.to_owned(),
             drafts: BTreeMap::from([(session.to_owned(), code.to_owned())]),
+            cursors: Cursors::default(),
         }
     }
 
@@ -119,17 +141,40 @@ impl Workspace {
 
     /// Records the editor text of the current session.
     pub fn set_code(&mut self, code: &str) {
-        self.drafts.insert(self.current.clone(), code.to_owned());
+        self.set_draft(&self.current.clone(), code);
+    }
+
+    /// Records the editor text of `session`, current or not (the editor
+    /// may report a session's last typing after it was left).
+    pub fn set_draft(&mut self, session: &str, code: &str) {
+        if self.sessions.iter().any(|s| s == session) {
+            self.drafts.insert(session.to_owned(), code.to_owned());
+        }
+    }
+
+    /// The current session's cursor (0 when it has none).
+    pub fn cursor(&self) -> u32 {
+        self.cursors.0.get(&self.current).copied().unwrap_or(0)
+    }
+
+    /// Records `session`'s cursor.
+    pub fn set_cursor(&mut self, session: &str, cursor: u32) {
+        if self.sessions.iter().any(|s| s == session) {
+            self.cursors.0.insert(session.to_owned(), cursor);
+        }
     }
 
     /// Makes `session` current and returns its code. A session without code
-    /// yet starts with the current text, so switching never empties the editor.
+    /// yet starts with the current text and cursor, so switching never
+    /// empties the editor.
     pub fn switch_to(&mut self, session: &str) -> String {
         let carried = self.code().to_owned();
+        let cursor = self.cursor();
         self.current = session.to_owned();
         if !self.sessions.iter().any(|s| s == session) {
             self.sessions.push(session.to_owned());
         }
+        self.cursors.0.entry(session.to_owned()).or_insert(cursor);
         self.drafts
             .entry(session.to_owned())
             .or_insert(carried)
@@ -139,6 +184,7 @@ impl Workspace {
     /// Takes the session list as shown; code of deleted sessions is dropped.
     pub fn set_sessions(&mut self, sessions: Vec<String>) {
         self.drafts.retain(|name, _| sessions.contains(name));
+        self.cursors.0.retain(|name, _| sessions.contains(name));
         self.sessions = sessions;
         self.repair();
     }
@@ -211,7 +257,7 @@ crate::js::reader::read_by_serde!(Refusal);
 crate::js::reader::read_fields! {
     StoredRun { session: "session", code: "code", outcome: "outcome" }
     StoredFile { session: "session", path: "path", size: "size", kept: "kept" }
-    Workspace { sessions: "sessions", current: "current", drafts: "drafts" }
+    Workspace { sessions: "sessions", current: "current", drafts: "drafts", cursors: "cursors" }
 }
 
 crate::js::reader::read_variants! {
@@ -226,12 +272,23 @@ crate::js::reader::deserialize_by_hand!(StoredRun, StoredFile, Workspace);
 pub struct Saved {
     /// The workspace, unless nothing was saved yet.
     pub workspace: Option<Workspace>,
-    /// Finished runs, oldest first.
+    /// The newest finished runs, oldest first.
     pub runs: Vec<StoredRun>,
+    /// How many runs the history holds in all (the older ones are read a page at a time).
+    pub stored_runs: u32,
     /// Every session's files.
     pub files: Vec<StoredFile>,
     /// Records that could not be read (written by another version) and were skipped.
     pub unreadable: usize,
+}
+
+/// A page of the run history, newest first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HistoryPage {
+    /// Each run with its key in the history (the next page starts before the last key).
+    pub runs: Vec<(f64, StoredRun)>,
+    /// How many runs are older than these.
+    pub older: u32,
 }
 
 impl Saved {
@@ -252,6 +309,7 @@ impl Saved {
         Self {
             workspace,
             runs,
+            stored_runs: 0,
             files,
             unreadable,
         }

@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::file_keeper::FileKeeper;
-use super::records::{StoredOutcome, StoredRun, Workspace};
+use super::records::{HistoryPage, StoredOutcome, StoredRun, Workspace};
 use super::save_tracker::SaveTracker;
-use crate::app::{RunEntry, RunPhase, SharedRuntime};
+use crate::app::{RunEntry, RunPhase, SharedRuntime, STORED_RUNS};
 use crate::protocol::RunId;
 use crate::store;
 
@@ -19,6 +19,8 @@ use crate::store;
 pub struct PageState {
     /// The editor text.
     pub code: RwSignal<String>,
+    /// The cursor in it (UTF-16 code units, as the editor counts).
+    pub cursor: RwSignal<u32>,
     /// The session picked.
     pub session: RwSignal<String>,
     /// The sessions shown.
@@ -30,7 +32,9 @@ pub struct PageState {
 /// Restores and saves a [`PageState`] and the sessions' files.
 #[derive(Clone, Copy)]
 pub struct Persistence {
+    page: PageState,
     restored: RwSignal<bool>,
+    stored_runs: RwSignal<u32>,
     tracker: SaveTracker,
     workspace: StoredValue<Workspace>,
     files: FileKeeper,
@@ -53,7 +57,9 @@ impl Persistence {
         let tracker = SaveTracker::default();
         let files = FileKeeper::new(runtime, tracker);
         let this = Self {
+            page,
             restored: RwSignal::new(false),
+            stored_runs: RwSignal::new(0),
             tracker,
             workspace: StoredValue::new(workspace),
             files,
@@ -70,15 +76,17 @@ impl Persistence {
                     if let Some(workspace) = saved.workspace {
                         page.names.set(workspace.sessions.clone());
                         page.session.set(workspace.current.clone());
+                        page.cursor.set(workspace.cursor());
                         page.code.set(workspace.code().to_owned());
                         this.workspace.set_value(workspace);
                     }
+                    this.stored_runs.set(saved.stored_runs);
                     page.runs.set(
                         saved
                             .runs
                             .into_iter()
                             .enumerate()
-                            .map(earlier_entry)
+                            .map(|(seq, run)| earlier_entry(seq, run))
                             .collect(),
                     );
                     this.files.restore(saved.files);
@@ -101,6 +109,45 @@ impl Persistence {
         self.files
     }
 
+    /// How many finished runs the history holds (the page shows the newest).
+    pub fn stored_runs(self) -> u32 {
+        self.stored_runs.get()
+    }
+
+    /// A page of the history, newest first: the newest `limit` runs before
+    /// key `before` (from the newest when `None`).
+    pub async fn history_page(
+        self,
+        before: Option<f64>,
+        limit: u32,
+    ) -> Result<HistoryPage, store::StorageError> {
+        store::history_page(before, limit).await
+    }
+
+    /// What the editor reports: `session`'s text (when it changed) and
+    /// cursor. The current session's go to the page's signals (and so are
+    /// saved); a session already left (typing reported late) is saved as it is.
+    pub fn edited(self, session: &str, code: Option<String>, cursor: u32) {
+        if self
+            .page
+            .session
+            .with_untracked(|current| current == session)
+        {
+            self.page.cursor.set(cursor);
+            if let Some(code) = code {
+                self.page.code.set(code);
+            }
+            return;
+        }
+        self.workspace.update_value(|workspace| {
+            if let Some(code) = &code {
+                workspace.set_draft(session, code);
+            }
+            workspace.set_cursor(session, cursor);
+        });
+        self.save_workspace();
+    }
+
     /// Saves `entry` to the history once it has finished, and keeps the
     /// files its run left.
     pub fn record_run(self, entry: &RunEntry) {
@@ -120,6 +167,8 @@ impl Persistence {
             outcome,
         };
         self.tracker.save(async move { store::add_run(&run).await });
+        self.stored_runs
+            .update(|stored| *stored = (*stored + 1).min(STORED_RUNS));
     }
 
     /// The session list, the current session and its code are saved whenever
@@ -137,8 +186,20 @@ impl Persistence {
                 code
             });
             if let Some(code) = switched.flatten() {
+                page.cursor
+                    .set(self.workspace.with_value(Workspace::cursor));
                 page.code.set(code);
             }
+            self.save_workspace();
+        });
+        Effect::new(move |_| {
+            let cursor = page.cursor.get();
+            if !self.restored.get() {
+                return;
+            }
+            let session = page.session.get_untracked();
+            self.workspace
+                .update_value(|workspace| workspace.set_cursor(&session, cursor));
             self.save_workspace();
         });
         Effect::new(move |_| {
@@ -159,8 +220,8 @@ impl Persistence {
     }
 }
 
-/// A run from an earlier visit, shown as it ended.
-fn earlier_entry((seq, run): (usize, StoredRun)) -> RunEntry {
+/// A run from an earlier visit (or read from the history), shown as it ended.
+pub fn earlier_entry(seq: usize, run: StoredRun) -> RunEntry {
     let owner = Owner::new();
     owner.with(|| RunEntry {
         seq,

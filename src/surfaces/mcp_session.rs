@@ -12,7 +12,7 @@ use wasm_bindgen::JsValue;
 use super::tool_host::ToolHost;
 use crate::format;
 use crate::js::bulk::{to_js, Json, Text};
-use crate::mcp::server::notification_message;
+use crate::mcp::server::{notification_message, OUTPUT_LOG_LEVEL};
 use crate::mcp::{Reply, Server};
 use crate::protocol::{RunId, StreamName};
 use crate::runtime::RunEvent;
@@ -38,13 +38,23 @@ struct LogParams<'a> {
     data: OutputData<'a>,
 }
 
-/// The parameters of a `notifications/progress`.
+/// The parameters of a `notifications/progress`: status, or (with
+/// `_meta`) output as it is written.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ProgressParams<'a> {
     progress_token: &'a Json,
     progress: u32,
-    message: String,
+    message: &'a Text,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<StreamMeta<'a>>,
+}
+
+/// The `_meta` of a progress notification that carries output: its stream.
+#[derive(Serialize)]
+struct StreamMeta<'a> {
+    #[serde(rename = "sandpit/stream")]
+    stream: &'a str,
 }
 
 /// A connected MCP client.
@@ -97,7 +107,8 @@ impl McpSession {
                 call,
                 progress_token,
                 stream_output,
-            } => self.call(id, call, progress_token, stream_output),
+                log_output,
+            } => self.call(id, call, progress_token, stream_output, log_output),
             Reply::ReadFile {
                 id,
                 uri,
@@ -124,20 +135,39 @@ impl McpSession {
         call: crate::tools::ToolCall,
         progress_token: Option<Json>,
         stream_output: bool,
+        log_output: bool,
     ) {
         let send = self.send.clone();
         let request_id = id.clone();
         let steps = Rc::new(RefCell::new(0_u32));
-        let on_event = move |event: &RunEvent| {
-            let message = match event {
-                RunEvent::Output(_) if !stream_output => return,
-                RunEvent::Output(chunk) => {
-                    let logger = match chunk.stream {
-                        StreamName::Stdout => "stdout",
-                        StreamName::Stderr => "stderr",
-                    };
+        // Progress counts up with every notification, status and output alike.
+        let progress = move |message: &Text, stream: Option<&str>| {
+            let Some(token) = &progress_token else {
+                return;
+            };
+            *steps.borrow_mut() += 1;
+            let params = ProgressParams {
+                progress_token: token,
+                progress: *steps.borrow(),
+                message,
+                meta: stream.map(|stream| StreamMeta { stream }),
+            };
+            send(to_js(&notification_message(
+                "notifications/progress",
+                params,
+            )));
+        };
+        let send = self.send.clone();
+        let on_event = move |event: &RunEvent| match event {
+            RunEvent::Output(_) if !stream_output => {}
+            RunEvent::Output(chunk) => {
+                let logger = match chunk.stream {
+                    StreamName::Stdout => "stdout",
+                    StreamName::Stderr => "stderr",
+                };
+                if log_output {
                     let params = LogParams {
-                        level: "info",
+                        level: OUTPUT_LOG_LEVEL,
                         logger,
                         data: OutputData {
                             request_id: &request_id,
@@ -149,28 +179,18 @@ impl McpSession {
                         "notifications/message",
                         params,
                     )));
-                    return;
                 }
-                RunEvent::Started => "running".to_owned(),
-                RunEvent::Packages {
-                    packages,
-                    loaded,
-                    total,
-                } => format::package_progress(packages, *loaded, *total),
-            };
-            if let Some(token) = &progress_token {
-                *steps.borrow_mut() += 1;
-                let progress = *steps.borrow();
-                let params = ProgressParams {
-                    progress_token: token,
-                    progress,
-                    message,
-                };
-                send(to_js(&notification_message(
-                    "notifications/progress",
-                    params,
-                )));
+                progress(&chunk.text, Some(logger));
             }
+            RunEvent::Started => progress(&Text::from("running"), None),
+            RunEvent::Packages {
+                packages,
+                loaded,
+                total,
+            } => progress(
+                &format::package_progress(packages, *loaded, *total).into(),
+                None,
+            ),
         };
         let (run, outcome) = self.host.start(call, on_event);
         if let Some(run) = run {

@@ -3,6 +3,7 @@
 //! relay for agents.
 
 pub mod agents;
+pub mod ask;
 pub mod mcp_session;
 pub mod postmessage;
 pub mod tool_host;

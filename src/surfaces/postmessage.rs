@@ -23,12 +23,10 @@ use super::tool_host::ToolHost;
 use crate::js::bulk::{to_js, Json};
 use crate::mcp::server;
 use crate::names::{
-    CONFIG_FILE, IFRAME_CHANNEL, IFRAME_CHECK_READY, IFRAME_MCP_TYPE, IFRAME_SERVER_READY,
-    IFRAME_TO_CLIENT, IFRAME_TO_SERVER, WIDGET_EVENT_TYPE, WIDGET_RESIZED,
+    CONFIG_FILE, ERROR_REFUSED, IFRAME_CHANNEL, IFRAME_CHECK_READY, IFRAME_MCP_TYPE,
+    IFRAME_SERVER_READY, IFRAME_TO_CLIENT, IFRAME_TO_SERVER, WIDGET_EVENT_TYPE, WIDGET_PAGE,
+    WIDGET_RESIZED,
 };
-
-/// JSON-RPC error code for a page that may not drive this widget.
-const REFUSED: i64 = -32001;
 
 /// Origins allowed to drive the widget, from the deployment's config.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
@@ -39,10 +37,35 @@ pub struct EmbedPolicy {
 }
 
 impl EmbedPolicy {
-    fn allows(&self, origin: &str) -> bool {
+    /// Whether the page at `origin` may drive the widget.
+    pub fn allows(&self, origin: &str) -> bool {
         self.allow
             .iter()
             .any(|allowed| allowed == "*" || allowed == origin)
+    }
+
+    /// What a refused page is told: who may drive the widget, and the exact
+    /// `embed` entry of the deployment's config that would let `origin` in.
+    /// The widget reads the config each time it loads, so the change holds
+    /// from the next load of the embedding page.
+    pub fn refusal(&self, origin: &str) -> String {
+        // Origins hold nothing `quoted` escapes differently from JSON.
+        let quote = crate::format::quoted;
+        let allowed: Vec<String> = self
+            .allow
+            .iter()
+            .map(|allowed| quote(allowed))
+            .chain([quote(origin)])
+            .collect();
+        format!(
+            "Sandpit refuses requests from {origin}: this deployment lets only the pages \
+             listed in embed.allow ({CONFIG_FILE}) drive its widget. To allow this page, add \
+             {} to that list in the deployment's {CONFIG_FILE} (beside {WIDGET_PAGE}), so that \
+             it reads: \"embed\": {{ \"allow\": [{}] }}. No rebuild is needed: the widget \
+             reads the file each time it loads, so the page's next load is let in.",
+            quote(origin),
+            allowed.join(", ")
+        )
     }
 }
 
@@ -65,8 +88,8 @@ impl Drop for Serving {
 }
 
 /// Serves MCP to the parent page until the returned [`Serving`] is dropped:
-/// answers allowed origins, refuses the rest (`on_refused` hears each refused
-/// origin), and tells the served page the widget's height whenever it changes.
+/// answers allowed origins, refuses the rest (`on_refused` hears why, for
+/// each refused request), and tells the served page the widget's height whenever it changes.
 pub fn serve(
     host: ToolHost,
     policy: EmbedPolicy,
@@ -92,18 +115,15 @@ pub fn serve(
                 return;
             }
             if !policy.allows(&origin) {
-                on_refused(origin.clone());
+                let why = policy.refusal(&origin);
                 if let Some(id) = payload
                     .get("id")
                     .filter(|_| payload.get("method").is_some())
                 {
-                    let why = format!(
-                        "Sandpit refuses requests from {origin}: this deployment lets only the \
-                         pages listed in embed.allow ({CONFIG_FILE}) drive its widget"
-                    );
-                    let refusal = server::error(Some(&id), REFUSED, &why);
+                    let refusal = server::error(Some(&id), ERROR_REFUSED.into(), &why);
                     post(&parent, &origin, to_js(&refusal));
                 }
+                on_refused(why);
                 return;
             }
             let session = connect(&client, &parent, host, &origin);
@@ -223,8 +243,11 @@ fn post(parent: &Window, origin: &str, payload: JsValue) {
 }
 
 fn post_raw(parent: &Window, origin: &str, message: &JsValue) {
+    // A page with an opaque origin (a sandboxed frame) is named "null", which
+    // no target origin can say: only "*" reaches it, and only the parent is posted to.
+    let target = if origin == "null" { "*" } else { origin };
     // A parent that navigated away makes this fail: nobody is listening.
-    let _ = parent.post_message(message, origin);
+    let _ = parent.post_message(message, target);
 }
 
 fn same(a: &JsValue, b: &JsValue) -> bool {

@@ -103,8 +103,11 @@ where
                 <ul class="file-tree" data-testid="session-files">
                     {move || {
                         let name = session.get();
-                        file_tree(files.files(&name))
-                            .into_iter()
+                        let rows = file_tree(files.files(&name));
+                        if rows.is_empty() {
+                            return view! { <li class="file-empty">"None yet: files the code writes show up here."</li> }.into_any();
+                        }
+                        rows.into_iter()
                             .map(|row| match row {
                                 TreeRow::Dir { depth, name } => view! {
                                     <li class="file-dir" style:padding-left=indent(depth)>{format!("{name}/")}</li>
@@ -116,6 +119,7 @@ where
                                 .into_any(),
                             })
                             .collect_view()
+                            .into_any()
                     }}
                 </ul>
             </details>

@@ -3,11 +3,15 @@
 //! Components only wire signals to the runtime client; they never see the
 //! worker, the service worker or IndexedDB.
 
+mod agent_access;
+mod ask;
 mod download;
 mod editor;
 mod examples;
 mod file_preview;
 mod files;
+mod history;
+mod model_settings;
 mod rich;
 mod run_list;
 mod run_view;
@@ -25,16 +29,22 @@ pub use widget::{is_widget_page, Widget};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::app::assist::Assist;
 use crate::app::launch::launch;
 use crate::app::{start_runtime, RunEntry, RunPhase};
-use crate::protocol::{DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
+use crate::editing::marks;
+use crate::protocol::{InputFile, RunStatus, DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
+use crate::runtime::RuntimeStatus;
 use crate::store::workspace::{PageState, Persistence};
 use crate::surfaces::agents;
+use crate::surfaces::ask::Ask;
 use crate::surfaces::tool_host::ToolHost;
 use crate::tools::{RunPythonArgs, ToolFile};
-use editor::Editor;
+use ask::AskPanel;
+use editor::{Editor, RunMark};
 use examples::{Example, ExamplesMenu};
 use files::FilesPanel;
+use history::HistoryPanel;
 use run_list::RunList;
 use sessions::SessionBar;
 use settings::Settings;
@@ -51,6 +61,7 @@ const EXAMPLE: &str =
 pub fn App() -> impl IntoView {
     let (status, runtime) = start_runtime();
     let code = RwSignal::new(EXAMPLE.to_owned());
+    let cursor = RwSignal::new(0);
     let timeout_s = RwSignal::new(f64::from(DEFAULT_TIMEOUT_MS) / 1000.0);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
     // Packages to preload, per session: every run of that session asks for them.
@@ -71,6 +82,7 @@ pub fn App() -> impl IntoView {
     let persistence = Persistence::start(
         PageState {
             code,
+            cursor,
             session,
             names,
             runs,
@@ -79,17 +91,33 @@ pub fn App() -> impl IntoView {
     );
     let files = persistence.files();
     let pwa = watch_pwa(status);
-    let relay = agents::offer_tools(ToolHost {
+    let host = ToolHost {
         runtime,
         runs,
         shown: true,
         persistence: Some(persistence),
-    });
+    };
+    let offer = agents::offer_tools(host);
+    let relay = offer.relay;
+    // The Ask panel's model: its settings and key from this browser, or the deployment's preset.
+    let saved_model = crate::store::model_settings::load();
+    let model_known = saved_model.is_some();
+    let ask = Ask::start(
+        host,
+        saved_model.unwrap_or_default(),
+        crate::store::model_settings::load_key(),
+    );
+    provide_context(ask);
+    let model_refused = RwSignal::new(None::<String>);
+    model_settings::apply_deployment_preset(ask, model_known, model_refused);
     // Why the last Run click did not start a run, if it did not.
     let notice = RwSignal::new(None::<String>);
+    // How the latest run of the editor's code ended, for the editor to mark.
+    let last_run = RwSignal::new(None::<RunMark>);
 
-    // Runs `source` in the current session, with `files` sent along.
-    let start_run = move |source: String, files: Vec<crate::protocol::InputFile>| {
+    // Runs `source` in the current session, with `files` sent along;
+    // `from_editor`: the editor's code, whose error the editor marks.
+    let start_run = move |source: String, files: Vec<InputFile>, from_editor: bool| {
         let args = RunPythonArgs {
             code: source,
             session: Some(session.get_untracked()),
@@ -111,13 +139,16 @@ pub fn App() -> impl IntoView {
         spawn_local(async move {
             finished.await;
             persistence.record_run(&entry);
+            if from_editor {
+                last_run.set(Some((entry.session.get_value(), run_mark(&entry))));
+            }
         });
     };
     let submit = move || {
         let files = attached.try_update(std::mem::take).unwrap_or_default();
-        start_run(code.get_untracked(), files);
+        start_run(code.get_untracked(), files, true);
     };
-    let delete_file = move |source: String| start_run(source, Vec::new());
+    let delete_file = move |source: String| start_run(source, Vec::new(), false);
 
     // Stop the running run, or else the oldest queued one: the picked
     // session's first (sessions run side by side), then any session's.
@@ -154,6 +185,14 @@ pub fn App() -> impl IntoView {
     };
     let activity = Activity::watch(runs);
     let can_stop = Signal::derive(move || activity.with(|a| a.active));
+    // Python is asked about the code only when no run waits for it.
+    let busy = Signal::derive(move || {
+        !status.with(|s| matches!(s, RuntimeStatus::Ready { .. })) || activity.with(|a| a.active)
+    });
+    let assist = Assist::new(runtime, busy);
+    let on_edit = move |session: String, text: Option<String>, at: u32| {
+        persistence.edited(&session, text, at)
+    };
     // Esc stops a run, unless something focused used it (closing a menu or a search).
     let _esc = window_event_listener(leptos::ev::keydown, move |event| {
         if event.key() == "Escape" && !event.default_prevented() && can_stop.get_untracked() {
@@ -186,7 +225,7 @@ pub fn App() -> impl IntoView {
                 </Show>
                 <InstallButton pwa />
                 <ThemeSwitch />
-                <Settings pwa />
+                <Settings pwa web_mcp=offer.web_mcp model_refused />
             </header>
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.
@@ -195,7 +234,24 @@ pub fn App() -> impl IntoView {
                     <ExamplesMenu on_pick=open_example />
                     <SessionBar runtime session names files />
                 </div>
-                <Editor code timeout_s packages set_packages on_run=submit on_stop=stop can_stop />
+                <div class="workbench">
+                    <Editor
+                        code
+                        cursor
+                        session
+                        names
+                        last_run
+                        assist
+                        on_edit
+                        timeout_s
+                        packages
+                        set_packages
+                        on_run=submit
+                        on_stop=stop
+                        can_stop
+                    />
+                    <AskPanel session code />
+                </div>
                 <Show when=move || notice.with(Option::is_some)>
                     <p class="notice status-error" data-testid="run-notice">
                         {move || notice.get()}
@@ -204,10 +260,21 @@ pub fn App() -> impl IntoView {
                 <FilesPanel attached files session on_delete=delete_file />
                 <SaveState persistence />
                 <StatusLine status activity />
-                <RunList runs />
+                <RunList runs history=true />
+                <HistoryPanel persistence />
             </Show>
         </main>
     }
+}
+
+/// The mark for the error `entry`'s run ended with, if it failed in the code.
+fn run_mark(entry: &RunEntry) -> Option<marks::Mark> {
+    entry.phase.with_untracked(|phase| match phase {
+        RunPhase::Finished(result) if result.status == RunStatus::Error => {
+            result.error.as_ref().and_then(marks::from_run_error)
+        }
+        _ => None,
+    })
 }
 
 /// `"sympy, tabulate"` -> `["sympy", "tabulate"]`.

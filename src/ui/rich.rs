@@ -11,6 +11,10 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::js::bulk::Text;
+use crate::names::{
+    HTML_FRAME_HEIGHT_KEY as FRAME_HEIGHT_KEY, HTML_FRAME_MAX_HEIGHT, HTML_OUTPUT_CSP,
+    HTML_OUTPUT_SIZER,
+};
 use crate::protocol::MimeBundle;
 
 #[wasm_bindgen(module = "/www/math.js")]
@@ -19,25 +23,8 @@ extern "C" {
     async fn render_math(element: &web_sys::HtmlElement, latex: &JsValue) -> JsValue;
 }
 
-/// Put in front of every HTML output: the frame may run its own inline
-/// scripts and styles (tables, interactive charts) but load nothing from
-/// anywhere, so HTML cannot carry data out in an image or a request.
-const HTML_OUTPUT_CSP: &str =
-    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; \
-font-src data:; media-src data: blob:\">";
-
-/// The key of the message an HTML output's frame sends with its height.
-const FRAME_HEIGHT_KEY: &str = "sandpitFrameHeight";
-
-/// Also in front of every HTML output: it reports the document's height to
-/// the page whenever it changes, so the frame can be as tall as its content.
-const HTML_OUTPUT_SIZER: &str = "<script>(()=>{const post=()=>parent.postMessage(\
-{sandpitFrameHeight:document.documentElement.scrollHeight},\"*\");\
-new ResizeObserver(post).observe(document.documentElement);addEventListener(\"load\",post)})()</script>";
-
 /// The tallest an HTML output's frame grows (CSS pixels); beyond, it scrolls.
-const MAX_FRAME_HEIGHT: f64 = 640.0;
+const MAX_FRAME_HEIGHT: f64 = HTML_FRAME_MAX_HEIGHT as f64;
 
 /// The frame's height for a document `reported` pixels tall: its content,
 /// at least a line, at most [`MAX_FRAME_HEIGHT`]; none for a nonsense report.

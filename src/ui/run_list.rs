@@ -13,9 +13,11 @@ use crate::app::{RunEntry, KEPT_RUNS};
 /// third more style, pre-paint and intersection work (benchmark figure 6).
 const GROUP_RUNS: usize = 10;
 
-/// The runs so far, oldest first in the DOM; style.css shows them newest first.
+/// The runs so far, oldest first in the DOM; style.css shows them newest
+/// first. Unless `history` says the older runs are kept elsewhere (the
+/// page's [`super::history::HistoryPanel`]), a note says they are let go.
 #[component]
-pub fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
+pub fn RunList(runs: RwSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -> impl IntoView {
     // Changes only when a group starts or empties, not with every run.
     let groups = Memo::new(move |_| {
         runs.with(|runs| {
@@ -24,7 +26,7 @@ pub fn RunList(runs: RwSignal<Vec<RunEntry>>) -> impl IntoView {
             groups
         })
     });
-    let full = Memo::new(move |_| runs.with(|runs| runs.len() >= KEPT_RUNS as usize));
+    let full = Memo::new(move |_| !history && runs.with(|runs| runs.len() >= KEPT_RUNS as usize));
     view! {
         <section class="runs" data-testid="runs">
             <For

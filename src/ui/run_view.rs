@@ -10,7 +10,8 @@ use crate::app::{RunEntry, RunPhase, SharedRuntime};
 use crate::format;
 use crate::js::bulk::{self, Text};
 use crate::protocol::{
-    Artifact, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
+    Artifact, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName, TestCase,
+    Verification,
 };
 
 /// A submitted run in any phase.
@@ -100,6 +101,14 @@ pub fn reveal_run(seq: usize) {
     });
 }
 
+/// A finished run's result, as the run list shows it (the Ask panel shows
+/// the runs of a model's tool calls so).
+#[component]
+pub fn ResultView(result: RunResult, session: String) -> impl IntoView {
+    let phase = RwSignal::new(RunPhase::Finished(Box::new(result.clone())));
+    view! { <Finished result session phase /> }
+}
+
 /// The submitted code with line numbers; the failing line, if any, is marked.
 ///
 /// The numbers and the code are one text each, not an element per line: the
@@ -107,7 +116,7 @@ pub fn reveal_run(seq: usize) {
 /// wrap, so the numbers stay beside their lines, and the failing line's mark
 /// is a band that style.css places from `--error-line`.
 #[component]
-fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoView {
+pub fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoView {
     let numbers = (1..=code.lines().count().max(1))
         .map(|number| number.to_string())
         .collect::<Vec<_>>()
@@ -245,6 +254,9 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
     let restored = result
         .restored
         .map(|restored| view! { <RestoredNote restored /> });
+    let verification = result
+        .verification
+        .map(|verification| view! { <VerificationView verification /> });
     let artifacts = (!result.artifacts.is_empty()).then(|| {
         view! {
             <ul class="artifacts" data-testid="artifacts">
@@ -265,6 +277,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         {displays_cut}
         {value}
         {error}
+        {verification}
         {artifacts}
         {restored}
         {exit}
@@ -340,6 +353,54 @@ fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
             }
             .into_any()
         }
+    }
+}
+
+/// What the run's tests found: a line for the whole, then each test, a
+/// failed one with the values its assert compared.
+#[component]
+fn VerificationView(verification: Verification) -> impl IntoView {
+    let passed = verification.tests.iter().filter(|t| t.passed).count();
+    let failed = verification.tests.len() - passed;
+    let head = if verification.passed {
+        format!("Tests: all {passed} passed")
+    } else {
+        format!("Tests: {failed} failed, {passed} passed")
+    };
+    view! {
+        <div class="verification" data-testid="verification" data-passed=verification.passed.to_string()>
+            <strong class=if verification.passed { "status-ok" } else { "status-error" }>{head}</strong>
+            <ul>{verification.tests.into_iter().map(|test| view! { <TestLine test /> }).collect_view()}</ul>
+            {verification.not_run.map(|reason| view! { <p class="run-note" data-testid="tests-not-run">{reason}</p> })}
+        </div>
+    }
+}
+
+/// One test: a mark, its name and line; for a failure, why.
+#[component]
+fn TestLine(test: TestCase) -> impl IntoView {
+    let mark = if test.passed { "✓ " } else { "✗ " };
+    let why = (!test.passed).then(|| {
+        let error = test.error.map(|error| {
+            if error.message.is_empty() {
+                error.kind
+            } else {
+                format!("{}: {}", error.kind, error.message)
+            }
+        });
+        view! {
+            {test.explanation.map(|text| view! { <pre class="test-explanation" data-testid="test-explanation">{text}</pre> })}
+            {error.map(|text| view! { <div class="test-error">{text}</div> })}
+        }
+    });
+    view! {
+        <li data-testid="test-case" data-passed=test.passed.to_string() class:test-failed=!test.passed>
+            <span aria-hidden="true">{mark}</span>
+            <span class="visually-hidden">{if test.passed { "Passed: " } else { "Failed: " }}</span>
+            <code>{test.name}</code>
+            <span class="run-meta">{format!(" (line {})", test.line)}</span>
+            {why}
+        </li>
     }
 }
 

@@ -10,11 +10,18 @@ use crate::format;
 use crate::names::CONFIG_FILE;
 use crate::pwa::{self, InstallProgress, PwaState};
 use crate::store::{self, records::Usage};
+use crate::ui::model_settings::ModelSettingsForm;
 
 /// A panel in the header: the offline copy's state and version, storage
 /// usage (read when the panel opens), and clearing the saved work.
 #[component]
-pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
+pub fn Settings(
+    pwa: ReadSignal<PwaState>,
+    /// Whether the page offers its tools to browser agents (WebMCP).
+    web_mcp: RwSignal<bool>,
+    /// Why the deployment's model preset was refused, if it was.
+    model_refused: RwSignal<Option<String>>,
+) -> impl IntoView {
     let usage = RwSignal::new(None::<Result<Usage, String>>);
     let deployment = RwSignal::new(None::<Result<Deployment, String>>);
     let confirming = RwSignal::new(false);
@@ -58,6 +65,8 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
             <div class="settings-body">
                 <OfflineState pwa />
                 <DeploymentFacts deployment />
+                <super::agent_access::AgentAccess web_mcp />
+                <ModelSettingsForm refused=model_refused />
                 <p data-testid="storage-usage">{move || usage.get().map(|usage| match usage {
                     Ok(usage) => storage_usage(&usage),
                     Err(error) => format!("Storage: {error}"),
@@ -73,7 +82,7 @@ pub fn Settings(pwa: ReadSignal<PwaState>) -> impl IntoView {
                     }
                 >
                     <span class="confirm">
-                        "Delete the saved code, files and run history? The offline copy of the app stays. "
+                        "Delete the saved code, files, run history and conversations? The offline copy of the app stays. "
                         <button data-testid="confirm-clear-data" on:click=clear>
                             "Delete"
                         </button>

@@ -49,6 +49,7 @@ describe("WebMCP", () => {
     );
     const runSchema = JSON.parse(listed.find((tool) => tool.name === "run_python").inputSchema);
     assert.deepEqual(runSchema.required, ["code"]);
+    assert.equal(runSchema.properties.tests.type.includes("string"), true, "run_python takes tests");
 
     const call = (name, args) =>
       sandpit.page.evaluate(
@@ -62,6 +63,11 @@ describe("WebMCP", () => {
     // The person watching sees what the agent ran.
     const entry = sandpit.page.locator('[data-testid="run-entry"][data-phase="ok"]').filter({ hasText: "from an agent" });
     await entry.waitFor();
+
+    const failing = await call("run_python", { code: "x = 1", tests: "assert x == 2", session: "agent" });
+    assert.equal(failing.isError, true, "a failed test makes the call an error");
+    assert.match(failing.content[0].text, /--- tests ---\n1 test\(s\) failed, 0 passed\.\nFAILED assert x == 2 \(line 1 of the tests\)\nassert 1 == 2/);
+    assert.equal(failing.structuredContent.verification.passed, false);
 
     const checked = await call("check_python", { code: "import json" });
     assert.equal(checked.structuredContent.imports[0].availability, "offline");
@@ -84,6 +90,63 @@ describe("WebMCP", () => {
     );
     const reset = await call("reset_session", { session: "agent" });
     assert.match(reset.content[0].text, /^Session "agent" was reset/);
+
+    // On the document's model context, with WebMCP's hints: run_python's
+    // result may carry what the code read from files or the network.
+    const hints = await sandpit.page.evaluate(async () =>
+      Object.fromEntries(
+        (await document.modelContext.getTools()).map((tool) => [tool.name, tool.annotations]),
+      ),
+    );
+    assert.deepEqual(hints, {
+      check_python: { readOnlyHint: true, untrustedContentHint: false },
+      reset_session: { readOnlyHint: false, untrustedContentHint: false },
+      run_python: { readOnlyHint: false, untrustedContentHint: true },
+    });
+
+    // Switched off in Settings, the tools are unregistered (through the
+    // registration's AbortSignal) and an agent's run in progress stops.
+    const slow = sandpit.page.evaluate(() =>
+      navigator.modelContextTesting
+        .executeTool("run_python", JSON.stringify({ code: "import time\nfor i in range(600):\n    time.sleep(0.1)", session: "slow" }))
+        .then(
+          () => "finished",
+          (error) => error.message,
+        ),
+    );
+    await sandpit.page.locator('[data-testid="run-entry"][data-phase="running"]').waitFor();
+    await sandpit.page.getByTestId("settings").locator("summary").click();
+    const access = sandpit.page.getByTestId("web-mcp-switch").getByRole("checkbox");
+    assert.equal(await access.isChecked(), true);
+    await access.uncheck();
+    assert.equal(await slow, "Tool unregistered");
+    await sandpit.page.waitForFunction(() => navigator.modelContextTesting.listTools().length === 0);
+    await sandpit.page.locator('[data-testid="run-entry"][data-phase="cancelled"]').waitFor();
+
+    // The choice holds after a reload; switched on again, they are back.
+    await sandpit.page.reload();
+    await sandpit.waitReady();
+    await sandpit.page.getByTestId("settings").locator("summary").click();
+    assert.equal(await access.isChecked(), false);
+    assert.equal(await sandpit.page.evaluate(() => navigator.modelContextTesting.listTools().length), 0);
+    await access.check();
+    await sandpit.page.waitForFunction(() => navigator.modelContextTesting.listTools().length === 3);
+  });
+
+  test("falls back to navigator.modelContext only where the document has none", async () => {
+    const polyfill = await readFile(join(packageDir("@mcp-b/webmcp-polyfill"), "dist/index.iife.js"), "utf8");
+    sandpit = await app.newPage();
+    // A browser of the earlier draft: the polyfill's context, on the navigator only.
+    await sandpit.page.addInitScript({
+      content: `${polyfill}\ndelete Document.prototype.modelContext;`,
+    });
+    await (await sandpit.open()).waitReady();
+    const names = await sandpit.page.waitForFunction(async () => {
+      if ("modelContext" in document) return null;
+      const tools = await navigator.modelContext.getTools();
+      return tools.length === 3 ? tools.map((tool) => tool.name) : null;
+    });
+    assert.deepEqual(await names.jsonValue(), ["check_python", "reset_session", "run_python"]);
   });
 });
 
@@ -129,12 +192,15 @@ describe("a desktop MCP client through the local relay", () => {
     await (await sandpit.open()).waitReady();
     await sandpit.page.locator('[data-testid="relay-state"][data-state="connected"]').waitFor();
 
-    let names = [];
-    for (let i = 0; i < 50 && !names.includes("run_python"); i++) {
-      names = (await client.listTools()).tools.map((tool) => tool.name);
-      if (!names.includes("run_python")) await new Promise((resolve) => setTimeout(resolve, 100));
+    let tools = [];
+    for (let i = 0; i < 50 && !tools.some((tool) => tool.name === "run_python"); i++) {
+      tools = (await client.listTools()).tools;
+      if (!tools.some((tool) => tool.name === "run_python")) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    assert.ok(names.includes("run_python"), `the relay offers the page's tools: ${names}`);
+    const runPython = tools.find((tool) => tool.name === "run_python");
+    assert.ok(runPython, `the relay offers the page's tools: ${tools.map((tool) => tool.name)}`);
+    // The model reads the relay's limit where it decides how to call.
+    assert.match(runPython.description, /Through the local relay each call has at most 25 s in all: code is stopped after 20 s/);
     const result = await client.callTool({
       name: "run_python",
       arguments: { code: "import sys\nprint('via the relay')\nsys.version_info[0]" },
@@ -142,6 +208,13 @@ describe("a desktop MCP client through the local relay", () => {
     assert.equal(result.isError, false, JSON.stringify(result));
     assert.match(result.content[0].text, /via the relay/);
     assert.equal(result.structuredContent.value.repr, "3");
+    // Asked for the default 30 s, it ran with 20 s, and the result says so.
+    assert.equal(
+      result.content.at(-1).text,
+      "Note: the local relay gives each call 25 s, so this run's timeout was lowered from 30 s to 20 s.",
+    );
+    const short = await client.callTool({ name: "run_python", arguments: { code: "1", timeout_seconds: 5 } });
+    assert.equal(short.content.length, 1, "a run that fits gets no note");
     await sandpit.assertHealthy();
   });
 });

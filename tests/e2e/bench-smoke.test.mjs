@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { runBench } from "../../bench/bench.mjs";
 import { writeReport } from "../../bench/report.mjs";
 
-const TINY = { loads: 1, roundTrips: 2, passes: 1, programs: 5, memoryRuns: 10, recoveries: 1, batches: 1 };
+const TINY = { loads: 1, roundTrips: 2, passes: 1, programs: 5, memoryRuns: 10, recoveries: 1, asks: 1, keystrokes: 5, batches: 1 };
 
 function assertMeasured(figure, who, summary) {
   const label = `${figure.id} (${who})`;
@@ -33,7 +33,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8"));
 
     const figures = new Set(results.figures.map((f) => f.figure));
-    assert.deepEqual([...figures].sort(), ["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+    assert.deepEqual([...figures].sort((a, b) => Number(a) - Number(b)), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]);
     for (const figure of results.figures) {
       assertMeasured(figure, "sandpit", figure.sandpit);
       if (figure.raw !== null) assertMeasured(figure, "raw", figure.raw);
@@ -76,6 +76,20 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
       assert.deepEqual(batch[target][0].statuses, Array(TINY.programs).fill("ok"), `${target}: ${batch[target][0].errors}`);
     }
     assert.equal(batch.rawPair.length, TINY.batches, "raw on two pages at once, the control");
+    // Figure 4's paint rows (a new run's result and typing in a long file, each as
+    // the page's work and as the whole wait) and figure 10, the chat-UI path.
+    for (const id of [
+      "paint_after_many_p95",
+      "paint_latency_after_many_p95",
+      "scroll_frame_p95",
+      "typing_p95",
+      "typing_latency_p95",
+      "chat_ui_first_call",
+      "chat_ui_round_trip_trivial_p50",
+      "chat_ui_throughput",
+    ]) {
+      assert.ok(ids.includes(id), `${id} is missing`);
+    }
 
     // Figure 7's target counts the app's wasm and JS, a part of all its own files.
     const size = Object.fromEntries(results.figures.filter((f) => f.figure === "7").map((f) => [f.id, f.sandpit.value]));
@@ -84,7 +98,11 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     const markdown = await readFile(join(dir, "RESULTS.md"), "utf8");
     assert.match(markdown, /\| 5 \| Recovery after a timeout .* interrupt mode .* \| < 50 ms \|/);
     assert.match(markdown, /\| 6 \| Throughput .* agent path .* \| ≥ 0\.80× raw \|/);
-    assert.match(markdown, /\| 7 \| The app's own wasm and JS .* \| < 350 KB gzip \|/);
+    assert.match(markdown, /\| 7 \| The app's own wasm and JS.* \| < 350 KB gzip \|/);
+    assert.match(markdown, /\| 10 \| Chat-UI path: round trip p50 .* \| < 1 ms over raw \|/);
+    // Figure 11: the Ask loop's own time per step, five steps to a question.
+    assert.equal(results.figures.find((f) => f.id === "ask_overhead_p50").sandpit.n, 5);
+    assert.match(markdown, /\| 11 \| Ask loop overhead p50: .* \| < 20 ms \|/);
     assert.doesNotMatch(markdown, /not measured yet/);
     // Every number in it was measured, the splits of a round trip included.
     assert.doesNotMatch(markdown, /NaN|undefined/);

@@ -8,7 +8,8 @@
 // errors so each test can fail on them.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,9 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { chromium } from "playwright-core";
 
 import { serve, serveMakeRun } from "../../scripts/serve.mjs";
+// The code editor's bundle: its `EditorView` is CodeMirror's own, so a test
+// reaches the page's editor with CodeMirror's `EditorView.findFromDOM`.
+import { EDITOR_MODULE } from "../../www/generated/names.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The built bundle the tests serve. */
@@ -42,6 +46,19 @@ export function reachableNamesCode(names) {
     "        o = js.Object.getPrototypeOf(o)",
     "found",
   ].join("\n");
+}
+
+/** Where tests save screenshots of the page's states, for a person to look at (git-ignored). */
+export const ARTIFACTS = join(ROOT, "tests", "e2e", "artifacts");
+
+/**
+ * Saves what `page` shows now as ARTIFACTS/`name`.png: the viewport, as a
+ * person sees it (a full-page picture would show the runs out of view
+ * blank, since the browser skips drawing them).
+ */
+export async function screenshot(page, name) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 }
 
 /** How long Python may take to load in a test (cold wasm compile on a busy 2-core machine). */
@@ -310,6 +327,62 @@ export class SandpitPage {
     return this;
   }
 
+  /**
+   * The editor's text: CodeMirror's document, not its DOM, which holds
+   * only the lines in view.
+   */
+  async code() {
+    return this.page.evaluate(async (module) => {
+      const { EditorView } = await import(new URL(module, document.baseURI).href);
+      return EditorView.findFromDOM(document.querySelector('[data-testid="code"]')).state.doc.toString();
+    }, EDITOR_MODULE);
+  }
+
+  /** Where the editor's cursor is, as `[line, column]` (both from 1). */
+  async cursor() {
+    return this.page.evaluate(async (module) => {
+      const { EditorView } = await import(new URL(module, document.baseURI).href);
+      const { state } = EditorView.findFromDOM(document.querySelector('[data-testid="code"]'));
+      const head = state.selection.main.head;
+      const line = state.doc.lineAt(head);
+      return [line.number, head - line.from + 1];
+    }, EDITOR_MODULE);
+  }
+
+  /**
+   * Puts `code` in the editor in place of its text, as pasting it over a
+   * selection of everything would (a transaction through CodeMirror's
+   * `EditorView`: the keyboard is for the tests of the editor itself).
+   */
+  async setCode(code) {
+    await this.page.evaluate(
+      async ([module, text]) => {
+        const { EditorView } = await import(new URL(module, document.baseURI).href);
+        const view = EditorView.findFromDOM(document.querySelector('[data-testid="code"]'));
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
+      },
+      [EDITOR_MODULE, code],
+    );
+  }
+
+  /**
+   * Waits until the editor holds `expected` (a string, or a test of the
+   * text), and returns its text; asked every 50 ms, since CodeMirror's
+   * document is read asynchronously.
+   *
+   * @param {string | ((code: string) => boolean)} expected
+   */
+  async waitForCode(expected, { timeout = 10_000 } = {}) {
+    const holds = typeof expected === "string" ? (code) => code === expected : expected;
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const seen = await this.code().catch(() => null);
+      if (seen !== null && holds(seen)) return seen;
+      if (Date.now() > deadline) assert.fail(`the editor never held what was expected; it holds ${JSON.stringify(seen)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   /** Waits until every change so far is saved (code, sessions, run history, files). */
   async waitSaved() {
     await this.page.locator('[data-testid="save-state"][data-state="saved"]').waitFor();
@@ -366,7 +439,7 @@ export class SandpitPage {
    * waits until `shown` runs on the page have finished ok.
    */
   async runRepeatedly(code, times, shown) {
-    await this.page.getByTestId("code").fill(code);
+    await this.setCode(code);
     await this.page.evaluate((n) => {
       for (let i = 0; i < n; i++) document.querySelector('[data-testid="run"]').click();
     }, times);
@@ -387,10 +460,9 @@ export class SandpitPage {
   /** Types `code` and presses Run (or Ctrl+Enter); returns the index of the new run. */
   async submit(code, { keyboard = false } = {}) {
     const index = await this.entryCount();
-    const editor = this.page.getByTestId("code");
-    await editor.fill(code);
+    await this.setCode(code);
     if (keyboard) {
-      await editor.press("Control+Enter");
+      await this.page.getByTestId("code").press("Control+Enter");
     } else {
       await this.page.getByTestId("run").click();
     }
@@ -408,16 +480,19 @@ export class SandpitPage {
       index,
       { timeout: RUN_TIMEOUT_MS },
     );
-    // The structured result is written out only when its panel is opened.
-    await this.page.evaluate((n) => {
+    // The structured result is written out only when its panel is opened;
+    // one opened here is closed again once read, as the person left it.
+    const opened = await this.page.evaluate((n) => {
       const toggle = document.querySelectorAll('[data-testid="run-entry"]')[n].querySelector('[data-testid="result-json-toggle"]');
-      if (toggle?.getAttribute("aria-expanded") === "false") toggle.click();
+      if (toggle?.getAttribute("aria-expanded") !== "false") return false;
+      toggle.click();
+      return true;
     }, index);
     await this.page.waitForFunction((n) => {
       const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
       return !entry.querySelector(".result-json") || entry.querySelector('[data-testid="result-json"]');
     }, index);
-    return this.page.evaluate((n) => {
+    const read = await this.page.evaluate((n) => {
       const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
       const text = (id) => entry.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
       return {
@@ -445,6 +520,13 @@ export class SandpitPage {
         json: JSON.parse(text("result-json") ?? "null"),
       };
     }, index);
+    if (opened) {
+      await this.page.evaluate((n) => {
+        const entry = document.querySelectorAll('[data-testid="run-entry"]')[n];
+        /** @type {HTMLElement} */ (entry.querySelector('[data-testid="result-json-toggle"]')).click();
+      }, index);
+    }
+    return read;
   }
 
   /** Sets the timeout field (seconds; 0 means none). */
@@ -549,3 +631,28 @@ export const RED_SQUARE_CLASS = [
   "        header = struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0)",
   "        return b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', header) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')",
 ].join("\n");
+
+/** axe-core's script (pinned in package.json), to add to a page. */
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/**
+ * The serious and critical violations axe finds in `page`, as lines naming
+ * the rule and the elements.
+ *
+ * @param {import("playwright-core").Page} page
+ */
+export async function seriousViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    // @ts-expect-error axe is the global the script tag just added.
+    const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
+    return violations.map((/** @type {any} */ v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((/** @type {any} */ n) => n.target.join(" ")).slice(0, 5),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(", ")}`);
+}

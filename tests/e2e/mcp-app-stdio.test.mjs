@@ -29,7 +29,10 @@ describe("the local MCP server over stdio", () => {
         const offered = tools.find((tool) => tool.name === defined.name);
         assert.ok(offered, `${defined.name} is offered`);
         assert.equal(offered.description, defined.description);
-        assert.deepEqual(offered.annotations, defined.annotations);
+        // MCP's hints; the SDK's server keeps no other (WebMCP's untrustedContentHint is the page's).
+        const { untrustedContentHint: _, ...mcpHints } = defined.annotations;
+        assert.deepEqual(offered.annotations, mcpHints);
+        assert.deepEqual(offered.inputSchema.properties, defined.inputSchema.properties);
         const uri = /** @type {any} */ (offered._meta).ui.resourceUri;
         assert.equal(uri, `ui://sandpit/${defined.name}.html`);
         const { contents } = await client.readResource({ uri });
@@ -39,8 +42,9 @@ describe("the local MCP server over stdio", () => {
         assert.deepEqual(csp.connectDomains, []);
         assert.equal(csp.frameDomains.length, 1, "only the Sandpit bundle's origin");
       }
+      assert.ok(tools.find((tool) => tool.name === "run_python")?.inputSchema.properties?.tests, "run_python takes tests");
       const appOnly = tools.filter((tool) => /** @type {any} */ (tool._meta)?.ui?.visibility?.includes("app"));
-      assert.deepEqual(appOnly.map((tool) => tool.name).sort(), ["sandpit_view_claim", "sandpit_view_result"]);
+      assert.deepEqual(appOnly.map((tool) => tool.name).sort(), ["sandpit_view_claim", "sandpit_view_output", "sandpit_view_result"]);
       assert.ok(appOnly.every((tool) => !/** @type {any} */ (tool._meta).ui.visibility.includes("model")));
 
       const result = /** @type {any} */ (await client.callTool({ name: "run_python", arguments: { code: "import json", timeout_seconds: 1 } }));

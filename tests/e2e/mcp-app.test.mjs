@@ -108,7 +108,11 @@ const HOST_SCRIPT = `
         const initialized = new Promise((resolve) => (bridge.oninitialized = resolve));
         document.body.append(iframe);
         await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
-        const calling = client.callTool({ name, arguments: args }, { signal: abort.signal, timeout: 120000 });
+        const progress = [];
+        const calling = client.callTool(
+          { name, arguments: args },
+          { signal: abort.signal, timeout: 120000, onprogress: (update) => progress.push(update) },
+        );
         this.cancel = () => {
           abort.abort("the person pressed stop");
           bridge.sendToolCancelled({ reason: "the person pressed stop" });
@@ -118,7 +122,7 @@ const HOST_SCRIPT = `
         try {
           const result = await calling;
           await bridge.sendToolResult(result);
-          return { result, csp: resource._meta?.ui?.csp, mimeType: resource.mimeType };
+          return { result, progress, csp: resource._meta?.ui?.csp, mimeType: resource.mimeType };
         } catch (error) {
           return { error: String(error?.message ?? error) };
         }
@@ -220,6 +224,11 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
       assert.equal(result.structuredContent.value.repr, "42");
       assert.match(result.structuredContent.displays[0]["image/png"], /^iVBORw0KGgo/);
       assert.match(result.content[0].text, /--- stdout ---\nhello from the view/);
+      // The output reached the client while the code ran, in progress notifications.
+      assert.deepEqual(
+        outcome.progress.map((/** @type {any} */ update) => [update._meta?.["sandpit/stream"], update.message]),
+        [["stdout", "hello from the view\n"]],
+      );
       const image = result.content.find((/** @type {any} */ block) => block.type === "image");
       assert.equal(image?.mimeType, "image/png");
 
@@ -328,16 +337,87 @@ describe("Python in a view", () => {
 });
 
 describe("a chat host that frames views allow-scripts only (an opaque origin)", () => {
-  test("the view answers with an error that says why it cannot run there", { timeout: RUN_TIMEOUT_MS }, async () => {
+  const SANDBOX = "allow-scripts";
+
+  test("runs the code on the view's own thread, says what that costs, and a timeout replaces the interpreter", { timeout: RUN_TIMEOUT_MS * 4 }, async () => {
     const host = await openHost();
     try {
-      const outcome = await callThroughHost(host.page, "run_python", { code: "1 + 1" }, "allow-scripts");
-      assert.equal(outcome.result?.isError, true, JSON.stringify(outcome));
-      assert.match(outcome.result.content[0].text, /opaque-origin frame no module worker/);
+      const code = `${RED_SQUARE_CLASS}\nprint('on the view thread')\ndisplay(RedSquare())\nkept = 6 * 7\nkept`;
+      const outcome = await callThroughHost(host.page, "run_python", { code, session: "t1" }, SANDBOX);
+      assert.equal(outcome.error, undefined, outcome.error);
+      const { result } = outcome;
+      assert.equal(result.isError, false, JSON.stringify(result.content));
+      assert.equal(result.structuredContent.stdout, "on the view thread\n");
+      assert.equal(result.structuredContent.value.repr, "42");
+      assert.match(result.structuredContent.displays[0]["image/png"], /^iVBORw0KGgo/);
+      assert.match(result.content.at(-1).text, /^Note: Python ran on the view's own thread .* cannot be interrupted: a run that reaches its timeout ends the view's interpreter/);
       const view = /** @type {import("playwright-core").Frame} */ (viewFrame(host.page));
       assert.equal(await view.evaluate(() => self.origin), "null");
+      const widget = /** @type {import("playwright-core").Frame} */ (widgetFrame(host.page));
+      await widget.getByTestId("thread-mode").waitFor({ state: "attached" });
+      const python = host.page.frames().find((frame) => frame.url().endsWith("/pyodide-loader/thread.html"));
+      assert.ok(python, "Python's frame, on the widget's page");
+      assert.equal(await python.evaluate(() => self.origin), "null");
+
+      // A run that never pauses is stopped at its timeout; the view stays
+      // usable, and the session comes back by replay.
+      const stuck = await callThroughHost(host.page, "run_python", { code: "while True:\n    pass", session: "t1", timeout_seconds: 2 }, SANDBOX);
+      assert.equal(stuck.result?.structuredContent?.status, "timeout", JSON.stringify(stuck));
+      const after = await callThroughHost(host.page, "run_python", { code: "kept + 1", session: "t1" }, SANDBOX);
+      assert.equal(after.result?.structuredContent?.value?.repr, "43", JSON.stringify(after.result?.content));
+      assert.deepEqual(host.errors, []);
     } finally {
       await host.close();
+    }
+  });
+
+  test("Python on the view's thread reaches no network and no storage, and cannot navigate its frame away", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
+    const canary = await startCanary();
+    const host = await openHost();
+    try {
+      const code = [
+        "import js",
+        "found = {}",
+        "try:",
+        `    await js.fetch('${canary.origin}/from-the-thread?secret=1')`,
+        "    found['fetch'] = 'reached'",
+        "except Exception as error:",
+        "    found['fetch'] = type(error).__name__",
+        "for name in ('indexedDB', 'caches', 'postMessage', 'Worker', 'BroadcastChannel'):",
+        "    found[name] = hasattr(js, name)",
+        "try:",
+        "    js.localStorage.setItem('k', 'v')",
+        "    found['localStorage'] = 'written'",
+        "except Exception as error:",
+        "    found['localStorage'] = type(error).__name__",
+        "try:",
+        "    js.eval('1')",
+        "    found['eval'] = 'ran'",
+        "except Exception as error:",
+        "    found['eval'] = type(error).__name__",
+        "found",
+      ].join("\n");
+      const { result } = await callThroughHost(host.page, "run_python", { code, session: "t2" }, SANDBOX);
+      assert.equal(result.structuredContent.status, "ok", JSON.stringify(result.content));
+      const found = result.structuredContent.value.json;
+      assert.notEqual(found.fetch, "reached");
+      assert.deepEqual(
+        { indexedDB: found.indexedDB, caches: found.caches, postMessage: found.postMessage, Worker: found.Worker, BroadcastChannel: found.BroadcastChannel },
+        { indexedDB: false, caches: false, postMessage: false, Worker: false, BroadcastChannel: false },
+      );
+      assert.notEqual(found.localStorage, "written");
+      assert.notEqual(found.eval, "ran");
+
+      // Leaving with data in the address: the widget's page lets its frames
+      // go nowhere else (the frame's page is replaced by the browser's error page).
+      const away = `import js\njs.location.href = '${canary.origin}/navigated?secret=2'`;
+      await callThroughHost(host.page, "run_python", { code: away, session: "t3", timeout_seconds: 3 }, SANDBOX);
+      const next = await callThroughHost(host.page, "run_python", { code: "'still here'", session: "t4" }, SANDBOX);
+      assert.equal(next.result?.structuredContent?.value?.repr, "'still here'", JSON.stringify(next));
+      assert.deepEqual(canary.requests, [], "nothing reached the canary");
+    } finally {
+      await host.close();
+      await canary.close();
     }
   });
 });
@@ -375,14 +455,35 @@ describe("a client that shows no views", () => {
         new RegExp(`pairing token ${TOKEN}`),
         "the tab shows the pairing token",
       );
+      /** @type {any[]} */
+      const progress = [];
       const result = /** @type {any} */ (
         await client.callTool({ name: "run_python", arguments: { code: "print('in the tab')\n2 ** 10" } }, undefined, {
           timeout: RUN_TIMEOUT_MS,
+          onprogress: (update) => progress.push(update),
         })
       );
       assert.equal(result.isError, false, JSON.stringify(result.content));
       assert.equal(result.structuredContent.stdout, "in the tab\n");
       assert.equal(result.structuredContent.value.repr, "1024");
+      assert.deepEqual(
+        progress.map((update) => [update._meta?.["sandpit/stream"], update.message]),
+        [["stdout", "in the tab\n"]],
+        "the tab's output reached the client as progress",
+      );
+
+      // The client's cancel reaches the tab's run.
+      const stop = new AbortController();
+      const slow = client
+        .callTool({ name: "run_python", arguments: { code: "import time\nfor i in range(600):\n    time.sleep(0.1)" } }, undefined, {
+          signal: stop.signal,
+          timeout: RUN_TIMEOUT_MS,
+        })
+        .catch((/** @type {Error} */ error) => error.message);
+      await tab.locator('[data-testid="run-entry"][data-phase="running"]').waitFor({ timeout: RUN_TIMEOUT_MS });
+      stop.abort("enough");
+      await slow;
+      await tab.locator('[data-testid="run-entry"][data-phase="cancelled"]').waitFor({ timeout: RUN_TIMEOUT_MS });
     } finally {
       await client.close();
       await context.close();

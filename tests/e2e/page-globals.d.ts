@@ -25,6 +25,13 @@ declare global {
   interface Navigator {
     /** The testing shim of @mcp-b/webmcp-polyfill. */
     modelContextTesting: any;
+    /** WebMCP's earlier place for the model context (the polyfill's, agents.test.mjs). */
+    modelContext: any;
+  }
+
+  interface Document {
+    /** WebMCP's model context (the polyfill's, agents.test.mjs). */
+    modelContext: any;
   }
 
   // The elements the tests select are the app's, all HTML elements.

@@ -106,7 +106,7 @@ describe("the Files panel", () => {
 describe("examples", () => {
   test("each example opens in its own session and runs as it says; the person's code stays", async () => {
     const mine = "print('my own code')";
-    await sandpit.page.getByTestId("code").fill(mine);
+    await sandpit.setCode(mine);
     const options = await sandpit.page
       .getByTestId("examples")
       .locator("option")
@@ -119,11 +119,7 @@ describe("examples", () => {
       const runs = slug !== "example-plot";
       await sandpit.page.getByTestId("examples").selectOption(slug);
       await sandpit.page.waitForFunction((name) => /** @type {HTMLSelectElement | null} */ (document.querySelector('select[data-testid="session"]'))?.value === name, slug);
-      await sandpit.page.waitForFunction(
-        (before) => /** @type {HTMLTextAreaElement | null} */ (document.querySelector('textarea[data-testid="code"]'))?.value !== before,
-        previous,
-      );
-      const code = await sandpit.page.getByTestId("code").inputValue();
+      const code = await sandpit.waitForCode((text) => text !== previous);
       previous = code;
       assert.notEqual(code, mine, `${slug} shows its own code`);
       if (!runs) {
@@ -142,7 +138,7 @@ describe("examples", () => {
       }
     }
     await sandpit.selectSession("main");
-    await sandpit.page.waitForFunction((text) => /** @type {HTMLTextAreaElement | null} */ (document.querySelector('textarea[data-testid="code"]'))?.value === text, mine);
+    await sandpit.waitForCode(mine);
   });
 });
 

@@ -13,7 +13,7 @@ import { after, afterEach, describe, test } from "node:test";
 import { readPrecache, writePrecache } from "../../scripts/precache.mjs";
 import { CONFIG_FILE, WORKER_PATH } from "../../www/generated/names.js";
 import { startCanary } from "./canary.mjs";
-import { DIST, startApp } from "./harness.mjs";
+import { DIST, screenshot, startApp } from "./harness.mjs";
 
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
@@ -391,13 +391,13 @@ describe("the user's work", () => {
     const first = await sandpit.run("x = 6 * 7\nx");
     assert.equal(first.value, "42");
     await sandpit.newSession("second");
-    await sandpit.page.getByTestId("code").fill("print('a draft in second')");
+    await sandpit.setCode("print('a draft in second')");
     await sandpit.waitSaved();
 
     await sandpit.reload();
     assert.deepEqual(await sandpit.sessionNames(), ["main", "second"]);
     assert.equal(await sandpit.page.getByTestId("session").inputValue(), "second");
-    assert.equal(await sandpit.page.getByTestId("code").inputValue(), "print('a draft in second')");
+    assert.equal(await sandpit.code(), "print('a draft in second')");
     assert.equal(await sandpit.entryCount(), 1);
     const earlier = await sandpit.result(0);
     assert.equal(earlier.value, "42");
@@ -406,7 +406,7 @@ describe("the user's work", () => {
       "true",
     );
     await sandpit.selectSession("main");
-    assert.equal(await sandpit.page.getByTestId("code").inputValue(), "x = 6 * 7\nx");
+    await sandpit.waitForCode("x = 6 * 7\nx");
     await sandpit.waitReady();
 
     await sandpit.openSettings();
@@ -415,23 +415,37 @@ describe("the user's work", () => {
     await sandpit.reload(() => sandpit.page.getByTestId("confirm-clear-data").click());
     assert.deepEqual(await sandpit.sessionNames(), ["main"]);
     assert.equal(await sandpit.entryCount(), 0);
-    assert.match(await sandpit.page.getByTestId("code").inputValue(), /Hello from Python/);
+    assert.match(await sandpit.code(), /Hello from Python/);
     await sandpit.waitReady();
     await sandpit.assertHealthy();
   });
 
-  test("the history keeps the latest 100 runs across a reload", async () => {
+  test("a reload brings back the latest 100 runs, and the older ones can be browsed", async () => {
     const sandpit = await openApp();
     await sandpit.waitReady();
-    // 105 runs, queued at once: the five oldest are dropped from storage too.
+    // 105 runs, queued at once: the page lets the five oldest go, the history keeps them.
     await sandpit.runRepeatedly("n = globals().get('n', 0) + 1\nn", 105, 100);
     await sandpit.waitSaved();
     await sandpit.reload();
     const values = await sandpit.runValues();
     assert.equal(values.length, 100);
-    assert.equal(values[0], "6", "the five oldest runs were dropped");
+    assert.equal(values[0], "6", "the page shows the latest 100");
     assert.equal(values.at(-1), "105");
-    assert.match(await sandpit.page.getByTestId("runs-capped").textContent(), /keeps the latest 100 runs/);
+    assert.match(await sandpit.page.getByTestId("runs-capped").textContent(), /shows the latest 100 runs; this browser keeps 105 \(up to 1000\)/);
+
+    await sandpit.page.getByTestId("history-toggle").click();
+    const lines = sandpit.page.getByTestId("history-run");
+    await lines.nth(99).waitFor();
+    assert.equal(await lines.count(), 100, "a page of 100, newest first");
+    await sandpit.page.getByTestId("history-older").click();
+    await lines.nth(104).waitFor();
+    assert.equal(await sandpit.page.getByTestId("history-older").count(), 0, "nothing older");
+    const oldest = lines.nth(104);
+    assert.match(await oldest.textContent(), /^main · ok · n = globals/);
+    await oldest.locator("button").click();
+    assert.equal(await oldest.getByTestId("value").textContent(), "→ 1", "the oldest run, as the page showed it");
+    await oldest.scrollIntoViewIfNeeded();
+    await screenshot(sandpit.page, "history");
     await sandpit.waitReady();
     await sandpit.assertHealthy();
   });
@@ -439,19 +453,17 @@ describe("the user's work", () => {
   test("a finished run and the code are kept when the page is left the moment the run ends", async () => {
     // Runs and the workspace are written in batches; leaving the page writes the batch at once.
     const sandpit = await openApp();
+    await sandpit.setCode("'left at once'");
     await sandpit.reload(() =>
       sandpit.page.evaluate(() => {
         const runs = document.querySelector('[data-testid="runs"]');
         new MutationObserver(() => {
           if (runs.querySelector('[data-testid="run-entry"][data-phase="ok"]')) location.reload();
         }).observe(runs, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
-        const editor = /** @type {HTMLTextAreaElement} */ (document.querySelector('[data-testid="code"]'));
-        editor.value = "'left at once'";
-        editor.dispatchEvent(new Event("input", { bubbles: true }));
         document.querySelector('[data-testid="run"]').click();
       }),
     );
-    assert.equal(await sandpit.page.getByTestId("code").inputValue(), "'left at once'");
+    assert.equal(await sandpit.code(), "'left at once'");
     assert.equal(await sandpit.entryCount(), 1);
     assert.equal((await sandpit.result(0)).value, "'left at once'");
     await sandpit.waitReady();
@@ -482,7 +494,7 @@ describe("the user's files", () => {
     assert.deepEqual(await sandpit.sessionFiles(), kept);
 
     await sandpit.reload();
-    assert.equal(await sandpit.page.getByTestId("code").inputValue(), code);
+    assert.equal(await sandpit.code(), code);
     assert.deepEqual(await sandpit.sessionFiles(), kept, "listed again, before Python is back");
     assert.deepEqual(await sandpit.downloadSessionFile("data.bin"), attached);
     assert.deepEqual(await sandpit.downloadSessionFile("notes.txt"), written);

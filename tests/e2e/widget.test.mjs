@@ -105,6 +105,19 @@ describe("the demo chat page", () => {
     const frame = widgetFrame(sandpit.page);
     await frame.locator('[data-testid="run-entry"][data-phase="ok"]').first().waitFor();
     assert.match(await frame.getByTestId("runs").textContent(), /pi is about 3\.1416/);
+
+    // Stop ends a reply's run that would go on, and the session stays usable.
+    const stop = sandpit.page.getByTestId("stop");
+    assert.equal(await stop.isDisabled(), true, "nothing to stop");
+    await sandpit.page.getByTestId("message").fill("```python\nimport time\nfor i in range(600):\n    print(i, flush=True)\n    time.sleep(0.1)\n```");
+    await sandpit.page.getByTestId("send").click();
+    const running = sandpit.page.locator('[data-testid="tool-output"][data-state="running"]');
+    await running.filter({ hasText: "3" }).waitFor({ timeout: 60_000 });
+    assert.equal(await sandpit.page.getByTestId("send").isDisabled(), true, "one reply at a time");
+    await stop.click();
+    await sandpit.page.locator('[data-testid="tool-output"][data-state="cancelled"]').waitFor({ timeout: 30_000 });
+    assert.equal(await stop.isDisabled(), true);
+    assert.equal(await sandpit.page.getByTestId("send").isDisabled(), false);
     assert.deepEqual(sandpit.errors, []);
     await sandpit.close();
   });
@@ -219,8 +232,9 @@ describe("the JS client", () => {
     });
     assert.equal(seen.quiet.stdout, "a\nb\n", "the result still holds all the output");
     assert.deepEqual(seen.quietNotes, []);
-    // Output, which has a listener; no progress, which has none.
-    assert.deepEqual(seen.listenedNotes, ["notifications/message"]);
+    // Output, which has a listener, in progress notifications (with the
+    // status); not again as a log message (the client set its logging level above output's).
+    assert.deepEqual([...new Set(seen.listenedNotes)], ["notifications/progress"]);
     assert.deepEqual(seen.heard, ["c\n"]);
     assert.equal(seen.listened.stdout, "c\n");
   });
@@ -240,8 +254,14 @@ describe("the JS client", () => {
       await s.reset("files");
       const after = await s.run("x", { session: "files" });
       const filesAfter = await s.run("import os\nsorted(os.listdir())", { session: "files" });
-      const bad = await s.run("1", { timeoutSeconds: -1 }).catch((e) => e.message);
-      return { ran, file, missing, broken, plan, after, filesAfter, bad };
+      const rejected = (promise) => promise.then(() => null, (e) => ({ name: e.name, code: e.code, message: e.message }));
+      const bad = await rejected(s.run("1", { timeoutSeconds: -1 }));
+      const notCode = await rejected(s.run(42));
+      const missingCode = await rejected(s.readFile("nope.txt", { session: "files" }));
+      const badCheck = await rejected(s.check(7));
+      const badTarget = await rejected(s.run("1", { target: "#out" }));
+      const tested = await s.run("def add(a, b):\n    return a - b", { session: "files", tests: "assert add(2, 2) == 4" });
+      return { ran, file, missing, broken, plan, after, filesAfter, bad, notCode, missingCode, badCheck, badTarget, tested };
     });
     assert.equal(out.ran.status, "ok");
     assert.deepEqual(out.file, { mimeType: "text/csv", text: "A,B\n" });
@@ -260,7 +280,40 @@ describe("the JS client", () => {
     // Reset deletes the session's files, as the tool's description says.
     assert.deepEqual(out.filesAfter.value.json, []);
     assert.equal(out.after.error.type, "NameError", "the reset session forgot x");
-    assert.match(out.bad, /timeout_seconds must be 0/);
+    // Every rejection carries a code: bad arguments are JSON-RPC's invalid params.
+    assert.match(out.bad.message, /timeout_seconds must be 0/);
+    assert.equal(out.bad.code, -32602);
+    assert.deepEqual(out.notCode, {
+      name: "SandpitError",
+      code: -32602,
+      message: "invalid arguments for run_python: invalid type: integer `42`, expected a string",
+    });
+    assert.equal(out.missingCode.code, -32002, "MCP's code for a resource that is not there");
+    assert.equal(out.badCheck.code, -32602);
+    assert.equal(out.badTarget.code, -32602);
+    assert.match(out.badTarget.message, /`target` must be an element/);
+    // Tests sent with the code come back verified, a failed assert with the values it compared.
+    assert.equal(out.tested.status, "ok");
+    assert.equal(out.tested.verification.passed, false);
+    assert.deepEqual(out.tested.verification.tests[0].compared, { left: "0", op: "==", right: "4" });
+    assert.equal(out.tested.verification.tests[0].explanation, "assert 0 == 4\n +  where 0 = add(2, 2)");
+  });
+
+  test("stops a run when its signal aborts, and the run resolves as cancelled", async () => {
+    const out = await sandpit.page.evaluate(async () => {
+      await window.sandpit.run("kept = 'yes'", { session: "stop" });
+      const stop = new AbortController();
+      const running = window.sandpit.run("import time\nfor i in range(600):\n    time.sleep(0.1)", {
+        session: "stop",
+        signal: stop.signal,
+        onStatus: (status) => status === "running" && setTimeout(() => stop.abort("enough"), 500),
+      });
+      const stopped = await running;
+      const after = await window.sandpit.run("kept", { session: "stop" });
+      return { status: stopped.status, after: after.value?.repr ?? after.error?.type };
+    });
+    assert.equal(out.status, "cancelled");
+    assert.equal(out.after, "'yes'", "the session goes on, as it was before the stopped run");
   });
 });
 
@@ -286,11 +339,18 @@ describe("a headless widget", () => {
       const s = window.sandpit;
       const hidden = getComputedStyle(s.iframe).display === "none";
       const ran = await s.run("1 + 1");
-      const pending = s.run("import time\ntime.sleep(30)").catch((error) => error.message);
+      const pending = s.run("import time\ntime.sleep(30)").catch((error) => `${error.code} ${error.message}`);
       s.destroy();
-      return { hidden, ran: ran.value.repr, pending: await pending, attached: s.iframe.isConnected };
+      const afterwards = await s.run("1").catch((error) => `${error.code} ${error.message}`);
+      return { hidden, ran: ran.value.repr, pending: await pending, afterwards, attached: s.iframe.isConnected };
     });
-    assert.deepEqual(out, { hidden: true, ran: "2", pending: "the Sandpit widget was destroyed", attached: false });
+    assert.deepEqual(out, {
+      hidden: true,
+      ran: "2",
+      pending: "-32000 the Sandpit widget was destroyed",
+      afterwards: "-32000 the Sandpit widget was destroyed",
+      attached: false,
+    });
     assert.deepEqual(sandpit.errors, []);
     await sandpit.close();
   });
@@ -320,7 +380,10 @@ describe("the official MCP SDK client over postMessage", () => {
       client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => logs.push(params));
       await client.connect(transport);
       const { tools } = await client.listTools();
-      const text = await client.callTool({ name: "run_python", arguments: { code: "print('hello')\n2 + 3" } });
+      const progress = [];
+      const text = await client.callTool({ name: "run_python", arguments: { code: "print('hello')\n2 + 3" } }, undefined, {
+        onprogress: (update) => progress.push(update),
+      });
       const error = await client.callTool({ name: "run_python", arguments: { code: "1 / 0" } });
       const image = await client.callTool({ name: "run_python", arguments: { code: RED_SQUARE } });
       const file = await client.callTool({
@@ -344,7 +407,7 @@ describe("the official MCP SDK client over postMessage", () => {
       await client.close();
       return {
         server: client.getServerVersion(),
-        ...{ tools, text, error, image, file, check, unknown, logs },
+        ...{ tools, text, error, image, file, check, unknown, logs, progress },
         ...{ listed, templates, blob, pong, next },
       };
     }, { widgetUrl: new URL("widget.html", app.url).href, RED_SQUARE });
@@ -363,6 +426,18 @@ describe("the official MCP SDK client over postMessage", () => {
       out.logs.some((log) => log.logger === "stdout" && log.data.text === "hello\n"),
       `stdout was streamed as a log notification: ${JSON.stringify(out.logs)}`,
     );
+    // And, as logging is on its way out of MCP, in progress notifications' messages:
+    // status without a stream, output with its stream in _meta, counting up.
+    const streamed = out.progress.filter((update) => update._meta?.["sandpit/stream"]);
+    assert.deepEqual(
+      streamed.map((update) => [update._meta["sandpit/stream"], update.message]),
+      [["stdout", "hello\n"]],
+      JSON.stringify(out.progress),
+    );
+    assert.ok(out.progress.some((update) => update.message === "running" && !update._meta));
+    const counts = out.progress.map((update) => update.progress);
+    assert.deepEqual(counts, [...counts].sort((a, b) => a - b));
+    assert.equal(new Set(counts).size, counts.length, "progress increases with every notification");
 
     assert.equal(out.error.isError, true);
     assert.match(out.error.content[0].text, /ZeroDivisionError: division by zero/);
@@ -410,6 +485,24 @@ describe("a page the deployment does not list", () => {
     );
     const origin = new URL(stranger.url).origin;
     assert.match(refusal, new RegExp(`refuses requests from ${origin}.*embed\\.allow`));
+    // It names the file and the exact entry that would let this page in.
+    const listed = [host, isolatedHost].map((server) => `"${new URL(server.url).origin}"`);
+    assert.ok(refusal.includes("sandpit.config.json"), refusal);
+    assert.ok(
+      refusal.includes(`"embed": { "allow": [${[...listed, `"${new URL(crossSite(host)).origin}"`, `"${origin}"`].join(", ")}] }`),
+      refusal,
+    );
+    const code = await sandpit.page.evaluate(
+      (appUrl) =>
+        import(new URL("sandpit-client.js", appUrl).href).then(({ Sandpit }) =>
+          Sandpit.create({ timeoutMs: 60_000 }).then(
+            () => null,
+            (error) => error.code,
+          ),
+        ),
+      app.url,
+    );
+    assert.equal(code, -32001);
     const sdk = await sandpit.page.evaluate(async (widgetUrl) => {
       const { Client, IframeParentTransport } = window.mcp;
       const iframe = document.createElement("iframe");

@@ -287,3 +287,23 @@ class TestCheck:
 
     def test_top_level_await_is_allowed(self):
         assert self.check("import asyncio\nawait asyncio.sleep(0)")["syntax_error"] is None
+
+
+@pytest.mark.usefixtures("sandbox")
+class TestNameHints:
+    def test_an_undefined_name_gets_pythons_guess_and_its_line(self):
+        error = described("values = [1, 2, 3]\ntotal = sum(values)\nprint(totl)")
+        assert (error["type"], error["line"]) == ("NameError", 3)
+        assert error["hint"] == {
+            "code": "undefined_name",
+            "message": "Did you mean 'total'? 'totl' is not defined when line 3 runs: fix the spelling, "
+            "or define it (assign or import it) before it is used.",
+        }
+
+    def test_without_a_guess_the_hint_still_says_what_to_do(self):
+        error = described("print(qzxv_unknown)")
+        assert error["hint"]["code"] == "undefined_name"
+        assert error["hint"]["message"].startswith("'qzxv_unknown' is not defined when line 1 runs")
+
+    def test_other_errors_get_no_name_hint(self):
+        assert described("1 / 0")["hint"] is None

@@ -110,6 +110,7 @@ class TestRunResult:
             "artifacts": artifacts,
             "files": [{"path": "a", "size": 1}, {"path": "b", "size": 2}],
             "restored": None,
+            "verification": None,
         }
         assert_shape(result["truncated"], "Truncation")
 

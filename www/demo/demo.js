@@ -11,7 +11,15 @@ const element = (selector) => /** @type {HTMLElement} */ (document.querySelector
 
 const { app } = await (await fetch("demo-config.json")).json();
 const state = element("#state");
-const send = /** @type {HTMLButtonElement} */ (element("#compose button"));
+const send = /** @type {HTMLButtonElement} */ (element('#compose button[type="submit"]'));
+const stop = /** @type {HTMLButtonElement} */ (element("#stop"));
+/**
+ * Stops the reply's runs in progress; none while nothing runs.
+ *
+ * @type {AbortController | null}
+ */
+let running = null;
+stop.addEventListener("click", () => running?.abort("stopped from the chat page"));
 
 /** @type {import("../sandpit-client.js").Sandpit} */
 let sandpit;
@@ -51,17 +59,30 @@ element("#compose").addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = /** @type {HTMLTextAreaElement} */ (element("#message")).value;
   bubble("model", text);
+  running = new AbortController();
+  const { signal } = running;
+  // One reply at a time: Stop ends it.
+  send.disabled = true;
+  stop.disabled = false;
   for (const code of codeOf(text)) {
+    if (signal.aborted) break;
     const output = bubble("tool", "");
     output.dataset.testid = "tool-output";
     output.dataset.state = "running";
     /** @type {{ status: string, value?: { repr: unknown } | null, error?: { type?: string, message: string } | null }} */
     const result = await sandpit
-      .run(code, { onStdout: (chunk) => (output.textContent += chunk), onStderr: (chunk) => (output.textContent += chunk) })
+      .run(code, {
+        signal,
+        onStdout: (chunk) => (output.textContent += chunk),
+        onStderr: (chunk) => (output.textContent += chunk),
+      })
       .catch((error) => ({ status: "failed", error: { message: error.message } }));
     const value = result.value ? `→ ${result.value.repr}` : "";
     const error = result.error ? `${result.error.type ?? "Error"}: ${result.error.message}` : "";
     output.textContent += [value, error].filter(Boolean).join("\n");
     output.dataset.state = result.status;
   }
+  running = null;
+  stop.disabled = true;
+  send.disabled = false;
 });

@@ -14,6 +14,13 @@ export declare const WORKER_PATH: "pyodide-loader/worker.mjs";
 export declare const CLOCK_PATH: "pyodide-loader/clock.mjs";
 
 /**
+ * The page that hosts the Python worker's script on a frame's own thread
+ * where no module worker can start (a page with an opaque origin, as a
+ * frame sandboxed without `allow-same-origin` has), beside the script.
+ */
+export declare const THREAD_PAGE: "pyodide-loader/thread.html";
+
+/**
  * The global under which index.html's inline script leaves the worker it
  * created as the page started, for the app to adopt.
  */
@@ -61,10 +68,23 @@ export declare const DEFAULT_TIMEOUT_MS: 30000;
 export declare const CONFIG_FILE: "sandpit.config.json";
 
 /**
+ * The code editor (CodeMirror, bundled by the build from
+ * www/editor/code-editor.js), relative to the app's root: the page
+ * loads it once the app is on screen.
+ */
+export declare const EDITOR_MODULE: "vendor/codemirror/code-editor.mjs";
+
+/**
  * Where the page keeps the theme the person picked (`light` or `dark`;
  * none follows the system): localStorage, so the first paint has it.
  */
 export declare const THEME_STORAGE_KEY: "sandpit-theme";
+
+/**
+ * Where the page keeps the person's choice to offer no tools to browser
+ * agents (`off`; none: they are offered): localStorage.
+ */
+export declare const WEB_MCP_STORAGE_KEY: "sandpit-webmcp";
 
 /**
  * The BroadcastChannel on which the service worker tells pages why
@@ -164,3 +184,81 @@ export declare const SESSIONS_URI: "sandpit://sessions";
  * parts percent-encoded), as `resources/read` takes it.
  */
 export declare const FILE_URI_TEMPLATE: "sandpit://sessions/{session}/files/{path}";
+
+/**
+ * Put in front of every HTML output, shown in a frame sandboxed to
+ * `allow-scripts` only (an opaque origin): the frame may run its own inline
+ * scripts and styles (tables, interactive charts) but load nothing from
+ * anywhere, so HTML cannot carry data out in an image or a request.
+ */
+export declare const HTML_OUTPUT_CSP: "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:\">";
+
+/**
+ * The key of the message an HTML output's frame sends with its height.
+ */
+export declare const HTML_FRAME_HEIGHT_KEY: "sandpitFrameHeight";
+
+/**
+ * The tallest an HTML output's frame grows (CSS pixels); beyond, it scrolls.
+ */
+export declare const HTML_FRAME_MAX_HEIGHT: 640;
+
+/**
+ * Also in front of every HTML output: it reports the document's height to
+ * the page whenever it changes, so the frame can be as tall as its content.
+ */
+export declare const HTML_OUTPUT_SIZER: "<script>(()=>{const post=()=>parent.postMessage({sandpitFrameHeight:document.documentElement.scrollHeight},\"*\");new ResizeObserver(post).observe(document.documentElement);addEventListener(\"load\",post)})()</script>";
+
+/**
+ * The widget page's query parameter that orders its runs: `oldest-first`
+ * (the newest at the bottom); by default the newest is at the top.
+ */
+export declare const WIDGET_ORDER_PARAM: "order";
+
+/**
+ * The widget page's query parameter that leaves parts out of every run it
+ * shows, a comma-separated list of `code` (the code listing) and `json`
+ * (the result as JSON).
+ */
+export declare const WIDGET_HIDE_PARAM: "hide";
+
+/**
+ * The `_meta` key of a `notifications/progress` that carries output as it
+ * is written, in its `message`: which stream it was written to (`stdout` or
+ * `stderr`). Progress without it is status ("running", package downloads).
+ */
+export declare const PROGRESS_STREAM_META: "sandpit/stream";
+
+/**
+ * The `_meta` key of a failed tool result (`isError` with no structured
+ * result) that gives a JSON-RPC error code for why: [`ERROR_INVALID_PARAMS`]
+ * for bad arguments, [`ERROR_INTERNAL`] when the call could not be made.
+ */
+export declare const ERROR_CODE_META: "sandpit/errorCode";
+
+/**
+ * JSON-RPC's code for invalid parameters: a tool's arguments did not fit its schema.
+ */
+export declare const ERROR_INVALID_PARAMS: -32602;
+
+/**
+ * JSON-RPC's code for an internal error: the call could not be made (Python
+ * did not start, the run ended without a result).
+ */
+export declare const ERROR_INTERNAL: -32603;
+
+/**
+ * The code of the widget's refusal of a page its deployment does not list in `embed.allow`.
+ */
+export declare const ERROR_REFUSED: -32001;
+
+/**
+ * The code the JS client rejects with when the widget is gone (destroyed,
+ * or its frame closed) before a call ended, as the MCP SDK's ConnectionClosed.
+ */
+export declare const ERROR_CLOSED: -32000;
+
+/**
+ * The code the JS client rejects with when the widget did not answer in time.
+ */
+export declare const ERROR_WIDGET_TIMEOUT: -32004;

@@ -14,7 +14,8 @@ export type HintCode =
   | "cancelled"
   | "crashed"
   | "network_blocked"
-  | "memory_limit";
+  | "memory_limit"
+  | "undefined_name";
 /**
  * Which standard stream a piece of output came from.
  */
@@ -46,7 +47,19 @@ export type Answer =
          */
         report: CheckReport;
       };
+    }
+  | {
+      complete: {
+        /**
+         * The names found.
+         */
+        completions: Completions;
+      };
     };
+/**
+ * What a completed name names.
+ */
+export type CompletionKind = "module" | "class" | "function" | "property" | "variable" | "keyword";
 /**
  * Messages from the page to the clock worker (`pyodide-loader/clock.mjs`),
  * which keeps the runtime's timers: a dedicated worker's timers run on time
@@ -155,6 +168,22 @@ export type Query =
          * Python source.
          */
         code: string;
+      };
+    }
+  | {
+      complete: {
+        /**
+         * Python source.
+         */
+        code: string;
+        /**
+         * Where the cursor is, in characters (code points) from the start of `code`.
+         */
+        cursor: number;
+        /**
+         * The session whose names count.
+         */
+        session: string;
       };
     };
 /**
@@ -357,6 +386,12 @@ export interface RunPythonArgs {
    */
   session?: string | null;
   /**
+   * Python that checks the code, run after it in the same namespace:
+   * top-level asserts and/or `def test_*` functions, e.g.
+   * "assert add(2, 2) == 4". Each is reported in `verification`.
+   */
+  tests?: string | null;
+  /**
    * Seconds the code may run before it is stopped (package downloads do
    * not count). Default 30; 0 means no limit.
    */
@@ -447,6 +482,10 @@ export interface RunResult {
    * The last expression's value.
    */
   value?: LastValue | null;
+  /**
+   * What the request's `tests` found, when it had tests.
+   */
+  verification?: Verification | null;
 }
 /**
  * A file the run created or changed in its working directory.
@@ -704,6 +743,74 @@ export interface LastValue {
   truncated: boolean;
 }
 /**
+ * What a run's tests found.
+ */
+export interface Verification {
+  /**
+   * Why some or all tests did not run (the code raised, the run was
+   * stopped, a setup line failed), if they did not.
+   */
+  not_run?: string | null;
+  /**
+   * Whether every test ran and passed.
+   */
+  passed: boolean;
+  /**
+   * Each test, in the order it ran: the top-level asserts, then the
+   * `test_*` functions; also a setup line of the tests that raised.
+   */
+  tests: TestCase[];
+}
+/**
+ * One test and how it went.
+ */
+export interface TestCase {
+  /**
+   * For a failed `assert a <op> b`, the values compared.
+   */
+  compared?: Comparison | null;
+  /**
+   * Why it failed, located in the tests: an `AssertionError` for a failed
+   * assert, or whatever else the test raised.
+   */
+  error?: RunError | null;
+  /**
+   * For a failed assert, what it evaluated, as pytest shows it:
+   * `assert 4 == 5` then `+  where 4 = add(2, 2)`.
+   */
+  explanation?: string | null;
+  /**
+   * Its line in the tests (where it failed, when it did).
+   */
+  line: number;
+  /**
+   * The function's name (`test_add`), or the statement itself for a
+   * top-level assert (`assert add(2, 2) == 4`).
+   */
+  name: string;
+  /**
+   * Whether it passed.
+   */
+  passed: boolean;
+}
+/**
+ * The two sides of a failed comparison, as their `repr`s.
+ */
+export interface Comparison {
+  /**
+   * The left side's value.
+   */
+  left: string;
+  /**
+   * The operator: `==`, `!=`, `<`, `<=`, `>`, `>=`, `is`, `is not`, `in`, `not in`.
+   */
+  op: string;
+  /**
+   * The right side's value.
+   */
+  right: string;
+}
+/**
  * Arguments of `check_python`.
  */
 export interface CheckPythonArgs {
@@ -769,6 +876,35 @@ export interface SessionReset {
   session: string;
 }
 /**
+ * What could be typed at a cursor (see [`Query::Complete`]).
+ */
+export interface Completions {
+  /**
+   * The candidates, not narrowed to `token`: the editor narrows them as
+   * typing goes on. Names that begin with `_` are listed only when
+   * `token` does.
+   */
+  options: CompletionOption[];
+  /**
+   * The name typed so far before the cursor, which the chosen name
+   * replaces (empty right after a dot, say).
+   */
+  token: string;
+}
+/**
+ * One name [`Completions`] offers.
+ */
+export interface CompletionOption {
+  /**
+   * What it names.
+   */
+  kind: CompletionKind;
+  /**
+   * The name.
+   */
+  name: string;
+}
+/**
  * Sent to the worker with `init`, which lets it take code (and starts
  * Python in the snapshot maker). The worker finds Pyodide's files and the
  * runner beside its own script.
@@ -831,6 +967,11 @@ export interface RunRequest {
    * Name of the session whose globals the run uses.
    */
   session: string;
+  /**
+   * Python run after `code`, in its namespace, to check it: each top-level
+   * `assert` and each top-level `def test_*` is a test (see [`Verification`]).
+   */
+  tests?: string | null;
   /**
    * Wall-clock limit on executing the code, in milliseconds; `None` for no limit.
    * Loading Python and waiting in the queue do not count.

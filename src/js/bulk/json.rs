@@ -6,6 +6,8 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
 use super::Json;
@@ -56,6 +58,32 @@ impl Json {
         self.0.as_bool()
     }
 
+    /// The number this is, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        self.0.as_f64()
+    }
+
+    /// The names of this object's fields (none when it is not an object).
+    pub fn keys(&self) -> Vec<String> {
+        #[cfg(target_arch = "wasm32")]
+        return self
+            .0
+            .dyn_ref::<js_sys::Object>()
+            .filter(|_| self.is_object())
+            .map(|object| {
+                js_sys::Object::keys(object)
+                    .iter()
+                    .filter_map(|key| key.as_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        #[cfg(not(target_arch = "wasm32"))]
+        self.0
+            .as_object()
+            .map(|object| object.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// Whether this is `null` (in JS, or `undefined`).
     pub fn is_null(&self) -> bool {
         #[cfg(target_arch = "wasm32")]
@@ -84,6 +112,66 @@ impl Json {
     /// (errors in its words: [`crate::json_data`]).
     pub fn read<T: DeserializeOwned>(&self) -> Result<T, JsonError> {
         json_data::read(self.0.clone())
+    }
+
+    /// JSON text read as a value; the error says why it is not JSON. In
+    /// the browser `JSON.parse` reads it, so serde_json's parser stays out
+    /// of the app's wasm.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        #[cfg(target_arch = "wasm32")]
+        return js_sys::JSON::parse(text)
+            .map(Self)
+            .map_err(|error| crate::js::error::message(&error));
+        #[cfg(not(target_arch = "wasm32"))]
+        serde_json::from_str(text)
+            .map(Self)
+            .map_err(|error| error.to_string())
+    }
+
+    /// The value as compact JSON text (in the browser, by `JSON.stringify`).
+    pub fn compact(&self) -> super::Text {
+        #[cfg(target_arch = "wasm32")]
+        return js_sys::JSON::stringify(&self.0)
+            .map(super::Text::from)
+            .unwrap_or_default();
+        #[cfg(not(target_arch = "wasm32"))]
+        super::Text::from(self.0.to_string())
+    }
+
+    /// The string this is, as [`super::Text`] (in the browser the JS string
+    /// itself, not copied into wasm memory).
+    pub fn as_text(&self) -> Option<super::Text> {
+        #[cfg(target_arch = "wasm32")]
+        return self
+            .0
+            .clone()
+            .dyn_into::<js_sys::JsString>()
+            .ok()
+            .map(super::Text::from);
+        #[cfg(not(target_arch = "wasm32"))]
+        self.0.as_str().map(super::Text::from)
+    }
+
+    /// The items of this array (none when it is not one).
+    pub fn items(&self) -> Vec<Self> {
+        #[cfg(target_arch = "wasm32")]
+        return self
+            .0
+            .clone()
+            .dyn_into::<js_sys::Array>()
+            .map(|array| array.iter().map(Self).collect())
+            .unwrap_or_default();
+        #[cfg(not(target_arch = "wasm32"))]
+        self.0
+            .as_array()
+            .map(|items| items.iter().cloned().map(Self).collect())
+            .unwrap_or_default()
+    }
+
+    /// This value read field by field as a `T` (a run's result, say), as
+    /// [`crate::js::reader`] reads the worker's messages.
+    pub fn read_record<T: crate::js::reader::FromSource>(&self) -> Result<T, String> {
+        T::read(self.0.clone()).map_err(|error| error.to_string())
     }
 }
 

@@ -1,0 +1,29 @@
+// @ts-check
+// Trunk post-build hook (run before minify.mjs, see Trunk.toml): bundles the
+// code editor, www/editor/code-editor.js, with the CodeMirror packages it
+// imports (pinned in package.json) into one ES module of the staged bundle,
+// vendor/codemirror/code-editor.mjs. The page loads it once the app is on
+// screen (www/editor.js).
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { EDITOR_MODULE } from "../www/generated/names.js";
+import { bundleDir } from "./hook.mjs";
+
+const SOURCE = fileURLToPath(new URL("../www/editor/code-editor.js", import.meta.url));
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const outfile = join(bundleDir("vendor-codemirror"), EDITOR_MODULE);
+  const { metafile } = await build({
+    entryPoints: [SOURCE],
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    metafile: true,
+    outfile,
+  });
+  const bytes = Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+  console.log(`vendor-codemirror: ${EDITOR_MODULE}, ${(bytes / 1e3).toFixed(1)} kB`);
+}
