@@ -43,7 +43,7 @@ e2e:
 	node --test --test-concurrency=1 tests/e2e/
 
 ## bench: Sandpit against raw Pyodide in headless Chromium; writes bench/RESULTS.md and bench/results.json
-## (sample counts: BENCH_RUNS, BENCH_ROUND_TRIPS, BENCH_PASSES, BENCH_PROGRAMS, BENCH_MEMORY_RUNS, BENCH_RECOVERIES, BENCH_ASKS, BENCH_KEYSTROKES; see bench/run.mjs)
+## (sample counts: BENCH_RUNS, BENCH_ROUND_TRIPS, BENCH_PASSES, BENCH_PROGRAMS, BENCH_MEMORY_RUNS, BENCH_RECOVERIES, BENCH_ASKS, BENCH_KEYSTROKES, BENCH_BATCHES; see bench/run.mjs)
 bench: setup-test build
 	node bench/run.mjs
 

@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { serve } from "../scripts/serve.mjs";
 import { WIDGET_PAGE } from "../www/generated/names.js";
 import { launchChromium } from "./browser.mjs";
+import { loadHumanEval, measureBatch } from "./batch.mjs";
 import { measureAskOverhead } from "./ask.mjs";
 import { snapshotBundle } from "./bundle.mjs";
 import { buildFigures } from "./figures.mjs";
@@ -51,12 +52,14 @@ export const DEFAULT_SETTINGS = {
   roundTrips: 100,
   /** Passes over the program set per target, each on a fresh page (figure 6). */
   passes: 3,
-  /** How many programs of the set to use (all when null). */
+  /** How many programs of each set (figure 6's, figure 9's HumanEval) to use (all when null). */
   programs: null,
   /** Runs before the second memory snapshot (figure 8). */
   memoryRuns: 1000,
   /** Timeouts recovered from per mode and target (figure 5). */
   recoveries: 5,
+  /** Timed HumanEval batches per target, each on a fresh page (figure 9). */
+  batches: 3,
   /** Questions to the Ask panel's stub model, five steps each (figure 11). */
   asks: 10,
   /** Keys typed into a 2,000-line file in Sandpit's editor (figure 4). */
@@ -72,6 +75,7 @@ export const DEFAULT_SETTINGS = {
 export async function runBench(overrides = {}, log = () => {}) {
   const settings = { ...DEFAULT_SETTINGS, ...overrides };
   const programs = (await loadPrograms()).slice(0, settings.programs ?? undefined);
+  const humanEval = (await loadHumanEval()).slice(0, settings.programs ?? undefined);
   const loadBefore = loadAverage();
   const commit = gitDescribe(ROOT);
   const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
@@ -119,15 +123,18 @@ export async function runBench(overrides = {}, log = () => {}) {
       settings.recoveries,
       log,
     );
+    const batch = await measureBatch(browser, { agent, raw }, humanEval, settings.batches, log);
     const ask = await measureAskOverhead(browser, appServer.url, settings.asks, log);
     const size = await measureOwnSize(bundle.dist);
     return {
       date: new Date().toISOString(),
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
-      figures: buildFigures({ loads, sessions, typing, recovery, chatUi, programCount: programs.length, size, server, ask }),
+      figures: buildFigures({ loads, sessions, typing, recovery, chatUi, programCount: programs.length, size, server, ask, batch }),
       details: {
         server,
+        // Figure 9, per timed batch: wall time, and each program's status and time (Python's, or raw's round trip).
+        batch,
         size,
         bytes: Object.fromEntries(
           Object.entries(loads).map(([name, l]) => [name, { firstLoad: l[0].cold.transferred, returnVisit: l[0].warm.transferred }]),

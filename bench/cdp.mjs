@@ -38,7 +38,13 @@ export async function workerHeaps(browser, page) {
     const { targetInfos } = await session.send("Target.getTargets");
     const heaps = [];
     for (const target of targetInfos.filter((t) => t.type === "worker" && urls.has(t.url))) {
-      heaps.push(await measureTarget(session, target.targetId));
+      try {
+        heaps.push(await measureTarget(session, target.targetId));
+      } catch (error) {
+        // A worker that ended meanwhile (a background worker giving way to a run) has no heap left.
+        const { targetInfos: now } = await session.send("Target.getTargets");
+        if (now.some((t) => t.targetId === target.targetId)) throw error;
+      }
     }
     return heaps;
   } finally {
@@ -71,7 +77,8 @@ async function measureTarget(session, targetId) {
     return await collectAndMeasure(send);
   } finally {
     session.off("Target.receivedMessageFromTarget", onMessage);
-    await session.send("Target.detachFromTarget", { sessionId });
+    // Detaching from a worker that has ended fails: there is nothing left to detach from.
+    await session.send("Target.detachFromTarget", { sessionId }).catch(() => {});
   }
 }
 

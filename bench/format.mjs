@@ -14,7 +14,7 @@ export function formatBytes(bytes) {
   return `${bytes} B`;
 }
 
-/** A value in a figure's unit: "ms", "bytes", "runs/s" or "%". */
+/** A value in a figure's unit: "ms", "bytes", "runs/s", "%" or "programs". */
 export function formatValue(unit, value) {
   switch (unit) {
     case "ms":
@@ -25,6 +25,8 @@ export function formatValue(unit, value) {
       return `${number(value, 1)} runs/s`;
     case "%":
       return `${value >= 0 ? "+" : ""}${number(value, 1)} %`;
+    case "programs":
+      return `${number(value, 0)} programs`;
     default:
       throw new Error(`unknown unit ${unit}`);
   }

@@ -13,14 +13,18 @@
 //   reported()      (agent path only) fills in the `parts` of the runs so far
 
 /**
- * Sandpit, before its scripts run: counts the workers it starts and the
- * `ready` messages they send (so the harness can wait for the warm spare
- * and the snapshot maker too), notes when a run request leaves for the worker and when its result
+ * Sandpit, before its scripts run: counts the workers it has running and
+ * how many of those have said `ready` (so the harness can wait for the warm
+ * spare and the snapshot maker too; a worker it terminates, ready or not, no
+ * longer counts), notes when a run request leaves for the worker and when its result
  * comes back (so a round trip can be split into page and worker time),
  * keeps a handle on the app's own wasm memory, and, while a recovery is
  * traced, also when the page stops a worker (interrupt or terminate).
+ * `clockPath` is the clock worker's script (CLOCK_PATH), which loads no Python.
+ *
+ * @param {string} clockPath
  */
-export function watchSandpit() {
+export function watchSandpit(clockPath) {
   const spy = (window.__benchSandpit = {
     started: 0,
     ready: 0,
@@ -33,18 +37,44 @@ export function watchSandpit() {
     onDone: null,
   });
   const note = (what) => spy.trace?.push({ what, at: performance.now() });
+  /** The page's end of each channel, by the end a worker gets with `init`. */
+  const pageEnds = new WeakMap();
+  /** The worker at the other end of each of the page's ends, and whether it said it is ready. */
+  const workers = new WeakMap();
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
     /** @param {ConstructorParameters<typeof Worker>} args */
     constructor(...args) {
-      spy.firstWorkerAt ??= performance.now();
+      // The clock worker keeps timers: it loads no Python.
+      const python = !String(args[0]).endsWith(clockPath);
+      if (python) spy.firstWorkerAt ??= performance.now();
       super(...args);
+      this.python = python;
+      this.ready = false;
+      if (!python) return;
       spy.started += 1;
       note("worker started");
     }
-    // Without an interrupt buffer, a timeout stops Python by terminating its worker.
+    /**
+     * @param {any} data
+     * @param {any} transfer
+     * @param {[]} rest
+     */
+    postMessage(data, transfer, ...rest) {
+      for (const port of Array.isArray(transfer) ? transfer : []) {
+        if (pageEnds.has(port)) workers.set(pageEnds.get(port), this);
+      }
+      return super.postMessage(data, transfer, ...rest);
+    }
+    // Without an interrupt buffer, a timeout stops Python by terminating its
+    // worker; a background worker still loading is terminated when a run comes.
     terminate() {
       note("terminate");
+      if (this.python) {
+        spy.started -= 1;
+        if (this.ready) spy.ready -= 1;
+        this.python = false;
+      }
       return super.terminate();
     }
   };
@@ -65,17 +95,24 @@ export function watchSandpit() {
     constructor() {
       super();
       const port = this.port1;
+      pageEnds.set(this.port2, port);
       // Each message is an object with one field, named for its kind.
       const kindOf = (data) => Object.keys(data ?? {})[0];
+      const becameReady = () => {
+        const worker = workers.get(port);
+        if (!worker?.python || worker.ready) return;
+        worker.ready = true;
+        spy.ready += 1;
+      };
       port.addEventListener("message", ({ data }) => {
         const kind = kindOf(data);
         if (kind === "ready") {
-          spy.ready += 1;
+          becameReady();
           note("ready");
         }
         // The snapshot maker never says `ready`: it is done once it stored
         // the snapshot (or failed to), which a return visit then finds.
-        if (kind === "snapshot_stored" || kind === "fatal") spy.ready += 1;
+        if (kind === "snapshot_stored" || kind === "fatal") becameReady();
         if (kind === "done" || kind === "run_failed") {
           spy.doneAt = performance.now();
           note("done");

@@ -8,6 +8,7 @@
 //   BENCH_PROGRAMS      how many programs of the set to use
 //   BENCH_MEMORY_RUNS   runs before the second memory snapshot
 //   BENCH_RECOVERIES    timeouts recovered from per mode
+//   BENCH_BATCHES       timed HumanEval batches per target (figure 9)
 //   BENCH_ASKS          questions to the Ask panel's stub model (five steps each)
 //   BENCH_KEYSTROKES    keys typed into a 2,000-line file in the editor
 //   BENCH_OUT           where to write the results (default: bench/)
@@ -25,6 +26,7 @@ const ENV = {
   programs: "BENCH_PROGRAMS",
   memoryRuns: "BENCH_MEMORY_RUNS",
   recoveries: "BENCH_RECOVERIES",
+  batches: "BENCH_BATCHES",
   asks: "BENCH_ASKS",
   keystrokes: "BENCH_KEYSTROKES",
 };

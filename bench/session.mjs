@@ -269,9 +269,26 @@ async function roundTrips(sessions, item, count) {
   return times;
 }
 
+/** Long enough for Sandpit's background work (the warm spare) to have started: it waits for half a second of idle. */
+const BACKGROUND_START_MS = 750;
+
+/**
+ * Every target's memory, each at rest: Sandpit starts its background
+ * workers (the snapshot maker, then the warm spare) once it has been idle a
+ * while, so each snapshot waits until an idle spell starts no more of them
+ * and those started have loaded: the first and the last count the same workers.
+ */
 async function snapshots(browser, sessions) {
   const result = {};
-  for (const s of sessions) result[s.name] = await memorySnapshot(browser, s);
+  for (const s of sessions) {
+    const started = () => s.appFrame.evaluate(() => window.__benchSandpit?.started ?? 0);
+    for (let before = -1; before !== (await started()); ) {
+      before = await started();
+      await new Promise((resolve) => setTimeout(resolve, BACKGROUND_START_MS));
+      await s.settled();
+    }
+    result[s.name] = await memorySnapshot(browser, s);
+  }
   return result;
 }
 

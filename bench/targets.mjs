@@ -10,7 +10,7 @@
 // reads it from its query string. The agent path is not loaded that way
 // (figures 1 to 3 and 7 are about opening the app), so it has no `loadTimes`.
 import { READY_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
-import { EDITOR_MODULE } from "../www/generated/names.js";
+import { CLOCK_PATH, EDITOR_MODULE } from "../www/generated/names.js";
 import {
   firstRunOnOpen,
   installClientDriver,
@@ -48,7 +48,7 @@ export function sandpitTarget(url, name = "sandpit") {
   return {
     name,
     async prepare(context, { firstRun = null } = {}) {
-      await context.addInitScript(watchSandpit);
+      await context.addInitScript(watchSandpit, CLOCK_PATH);
       if (firstRun !== null) await context.addInitScript(firstRunOnOpen, { code: firstRun, editorModule: EDITOR_MODULE });
     },
     url: () => url,
@@ -77,7 +77,7 @@ export function clientTarget(url, appUrl) {
   return {
     name: "sandpit-client",
     async prepare(context) {
-      await context.addInitScript(watchSandpit);
+      await context.addInitScript(watchSandpit, CLOCK_PATH);
       await context.addInitScript(reportWidgetRuns);
     },
     url: () => `${url}?app=${encodeURIComponent(appUrl)}`,

@@ -1632,7 +1632,7 @@ def _awaits(compiled) -> bool:
 class _Request:
     """A ``RunRequest`` (src/protocol.rs), read from its JSON."""
 
-    __slots__ = ("code", "session", "limits", "files", "figure_format", "tests")
+    __slots__ = ("code", "session", "limits", "files", "figure_format", "fresh", "tests")
 
     def __init__(self, request_json: str):
         request = json.loads(request_json)
@@ -1642,6 +1642,7 @@ class _Request:
         self.limits = request["limits"]
         self.files = request.get("files", [])
         self.figure_format = request.get("figure_format", "png")
+        self.fresh = request.get("fresh", False)
 
 
 class _Redirection:
@@ -1755,7 +1756,9 @@ class _Job:
         self.filename = f"<run-{_run_counter}>"
         code = request.code
         linecache.cache[self.filename] = (len(code), None, _lines(code), self.filename)
-        self.session = _session(request.session)
+        # A fresh run gets a session of its own, dropped when it ends.
+        self.session_name = f"{request.session}.fresh-{_run_counter}" if request.fresh else request.session
+        self.session = _session(self.session_name)
         self.namespace = self.session.module.__dict__
         self.outcome = _Outcome()
         self.capture = _Capture(request.limits["output_bytes"], emit, eager_output)
@@ -1763,7 +1766,7 @@ class _Job:
         self._stopped = False
         self.tests = None if request.tests is None else _Tests(request.tests, f"<tests-{_run_counter}>")
         self.before = None
-        self.directory = _session_dir(request.session)
+        self.directory = _session_dir(self.session_name)
         _enter(self.directory)
         self.switch = _SessionSwitch(self.session)
         self.redirection = _Redirection(self.capture, self.displays)
@@ -1903,6 +1906,8 @@ class _Job:
         # Until the next run's code starts, no interrupt reaches anything (a
         # repeat that comes after the result, say, or code the event loop runs).
         _interrupted = True
+        if self.request.fresh:
+            clear_session(self.session_name)
         return text
 
     def _result(self) -> str:
@@ -1914,7 +1919,11 @@ class _Job:
         )
         outcome, capture, displays = self.outcome, self.capture, self.displays
         verification = None if self.tests is None else self.tests.report(outcome)
-        return json.dumps(_run_result(outcome, capture, displays, self.duration_ms, artifacts, after, verification))
+        # A fresh run's directory is dropped: it leaves no file in the session.
+        left = {} if self.request.fresh else after
+        return json.dumps(
+            _run_result(outcome, capture, displays, self.duration_ms, artifacts, left, verification)
+        )
 
 
 def run(request_json: str, emit, eager_output: bool = False, failures_json: str = "{}"):

@@ -33,14 +33,15 @@ import { INTERRUPT_SIGNAL, NUDGE_SIGNAL, SNAPSHOT_MAKER_NAME } from "../www/gene
 import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from "./snapshot.mjs";
 
 /**
- * @import { BodyOf, KindOf, HostMessage, RunRequest, Query, Answer, BlockedRequest, WorkerConfig, WorkerMessage, LoadProgress, SnapshotUse } from "../www/generated/protocol.js"
+ * @import { BodyOf, KindOf, HostMessage, RunRequest, Query, Answer, BlockedRequest, WorkerConfig, WorkerMessage, LoadProgress, SnapshotUse, MemoryUse } from "../www/generated/protocol.js"
  * @import { PyodideAPI } from "pyodide"
  */
 
 /**
- * Pyodide as this worker drives it; its types leave out the hook for fatal errors.
+ * Pyodide as this worker drives it; its types leave out the hook for fatal
+ * errors and the interpreter's wasm memory.
  *
- * @typedef {PyodideAPI & { _api: { on_fatal: (error: any) => void } }} Pyodide
+ * @typedef {PyodideAPI & { _api: { on_fatal: (error: any) => void }, _module: { memory: WebAssembly.Memory } }} Pyodide
  */
 
 /**
@@ -53,7 +54,6 @@ import { deleteSnapshot, openSnapshot, SnapshotRejected, storeSnapshot } from ".
  *   read_file(session: string, path: string): string,
  *   check(code: string): string,
  *   complete(session: string, code: string, cursor: number): string,
- *   clear_session(session: string): void,
  * }} Runner
  */
 
@@ -143,6 +143,17 @@ let crashed = false;
 let blocked = [];
 /** Jobs arrive one at a time from the host, but chaining keeps them ordered regardless. */
 let chain = Promise.resolve();
+/**
+ * The interpreter's memory (Pyodide's wasm heap, where every Python object
+ * lives), once Python has started; see `limitMemory`.
+ *
+ * @type {WebAssembly.Memory | null}
+ */
+let heap = null;
+/** How large the heap may grow during the current run, in bytes (the host sends it with each run). */
+let memoryLimit = Infinity;
+/** Whether the current run asked the heap to grow past `memoryLimit`. */
+let memoryLimitReached = false;
 
 /**
  * Sends the host a message of kind `kind` (see WorkerMessage in src/protocol.rs).
@@ -220,9 +231,6 @@ function onHostMessage(message) {
     case "run":
       job(() => run(body.id, body.request));
       break;
-    case "clear_session":
-      job(() => clearSession(body.id, body.session));
-      break;
     case "query":
       job(() => answer(body.id, body.query));
       break;
@@ -241,7 +249,7 @@ function onHostMessage(message) {
 function reportCrash(message) {
   crashed = true;
   if (currentRun !== null) {
-    post("run_failed", { id: currentRun, message });
+    post("run_failed", { id: currentRun, message, memory: memoryUse() });
     currentRun = null;
   } else {
     post("fatal", { message });
@@ -278,6 +286,46 @@ self.close = () => {
   reportCrash("the worker was closed by the code");
   realClose();
 };
+
+/**
+ * Caps how far the interpreter's memory grows: Emscripten grows it through
+ * `WebAssembly.Memory.prototype.grow` when malloc runs out, and when that
+ * throws, malloc fails and Python raises `MemoryError` where the code
+ * allocated. The wasm memory's own maximum is fixed when Pyodide
+ * instantiates it (4 GiB), so the cap is this check instead, set per run
+ * (`memoryLimit`). It is defined once, neither writable nor configurable, so
+ * code cannot remove it; the original `grow` stays in this closure. Other
+ * memories (code may make its own) are left alone: the limit is the
+ * interpreter's.
+ *
+ * @param {WebAssembly.Memory} memory
+ */
+function limitMemory(memory) {
+  heap = memory;
+  const grow = WebAssembly.Memory.prototype.grow;
+  Object.defineProperty(WebAssembly.Memory.prototype, "grow", {
+    value: /** @this {WebAssembly.Memory} @param {number} pages */ function (pages) {
+      if (this === heap && this.buffer.byteLength + pages * 65536 > memoryLimit) {
+        memoryLimitReached = true;
+        throw new RangeError("the session's memory limit");
+      }
+      return grow.call(this, pages);
+    },
+    writable: false,
+    configurable: false,
+  });
+}
+
+/**
+ * The interpreter's memory as the current run leaves it, or null before Python has started.
+ *
+ * @returns {MemoryUse | null}
+ */
+function memoryUse() {
+  if (heap === null) return null;
+  const limit = Number.isFinite(memoryLimit) ? memoryLimit : heap.buffer.byteLength;
+  return { peak_bytes: heap.buffer.byteLength, limit_bytes: limit, limit_reached: memoryLimitReached };
+}
 
 /** Removes every name in LOCKED_DOWN; throws if one survives, so the worker never runs code unlocked. */
 function lockDown() {
@@ -482,6 +530,7 @@ async function init(config) {
     packageOfImport = new Map(Object.entries(index.imports));
     // Pyodide's hook for fatal errors (wasm traps, aborts, C stack exhaustion).
     pyodide._api.on_fatal = (error) => reportCrash(String(error?.message ?? error));
+    limitMemory(pyodide._module.memory);
     if (config.interrupt_buffer) {
       interrupt = new Int32Array(config.interrupt_buffer);
       pyodide.setInterruptBuffer(interrupt);
@@ -735,6 +784,8 @@ async function run(id, request) {
   const emit = emitter(id, request.limits.output_bytes);
   currentRun = id;
   blocked = [];
+  if (request.memory_limit_bytes != null) memoryLimit = request.memory_limit_bytes;
+  memoryLimitReached = false;
   valveOpened = false;
   try {
     const fromImports = mayNeedPackages(request.code);
@@ -763,10 +814,11 @@ async function run(id, request) {
     await settle();
     const result = JSON.parse(resultJson);
     result.blocked = blocked;
+    result.memory = memoryUse();
     post("done", { id, result });
   } catch (error) {
     // Reached only when the interpreter itself fails; the runner reports user errors.
-    if (!crashed) post("run_failed", { id, message: String(/** @type {Error} */ (error)?.message ?? error) });
+    if (!crashed) post("run_failed", { id, message: String(/** @type {Error} */ (error)?.message ?? error), memory: memoryUse() });
   } finally {
     currentRun = null;
   }
@@ -814,11 +866,3 @@ function pythonMessage(error) {
   return String(message ?? error);
 }
 
-/**
- * @param {number} id
- * @param {string} session
- */
-async function clearSession(id, session) {
-  runner.clear_session(session);
-  post("session_cleared", { id });
-}

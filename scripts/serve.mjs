@@ -117,7 +117,8 @@ function headersFor(root, path, { isolated, secure }, connect) {
  * `secure: false` sends no security headers at all, as a plain static host
  * does: then only the service worker can add them.
  * `embedOrigins` are added to the config's `embed.allow` (the pages that may
- * drive the widget), in the config file as served.
+ * drive the widget), in the config file as served; `sessions` replaces its
+ * `sessions` settings (the worker pool's limits).
  * Resolves to `{ url, close, setRoot }`; `port: 0` picks a free port.
  * `setRoot(dir)` serves another directory from the same origin (a new
  * deployment, for the update tests); `close()` may be called more than once.
@@ -129,9 +130,10 @@ function headersFor(root, path, { isolated, secure }, connect) {
  *   secure?: boolean,
  *   allowOrigins?: string[],
  *   embedOrigins?: string[],
+ *   sessions?: object,
  * }} options
  */
-export async function serve({ root, port = 0, isolated = true, secure = true, allowOrigins, embedOrigins = [] }) {
+export async function serve({ root, port = 0, isolated = true, secure = true, allowOrigins, embedOrigins = [], sessions }) {
   let base = resolve(root);
   // Per served directory, computed once; awaited here so a bad config fails at start.
   /** @type {Map<string, Promise<string[]>>} */
@@ -154,8 +156,9 @@ export async function serve({ root, port = 0, isolated = true, secure = true, al
       }
       const { path, info } = found;
       const headers = headersFor(dir, path, { isolated, secure }, await connectFor(dir));
-      if (embedOrigins.length > 0 && path === join(dir, CONFIG_FILE)) {
-        const body = Buffer.from(JSON.stringify(withEmbedOrigins(await readJson(dir, CONFIG_FILE), embedOrigins)));
+      if ((embedOrigins.length > 0 || sessions) && path === join(dir, CONFIG_FILE)) {
+        const config = withEmbedOrigins(await readJson(dir, CONFIG_FILE), embedOrigins);
+        const body = Buffer.from(JSON.stringify(sessions ? { ...config, sessions } : config));
         response.writeHead(200, { ...headers, "Content-Length": body.length });
         response.end(request.method === "HEAD" ? undefined : body);
         return;

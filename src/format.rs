@@ -17,6 +17,11 @@ pub fn bytes(n: u64) -> String {
     }
 }
 
+/// A memory limit, in the MiB it is set in: `1 << 30` -> `"1024 MiB"`.
+pub fn mebibytes(n: u64) -> String {
+    format!("{} MiB", n >> 20)
+}
+
 /// `12.3` -> `"12 ms"`, `1530.0` -> `"1.53 s"`.
 pub fn duration_ms(ms: f64) -> String {
     if ms < 1.0 {

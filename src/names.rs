@@ -39,6 +39,10 @@ shared_names! {
     /// runner are found beside it, and it is the one file served with its own CSP.
     pub const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
 
+    /// The clock worker's script, relative to the app's root: it keeps the
+    /// runtime's timers, which run on time in a hidden tab where the page's
+    /// own are throttled.
+    pub const CLOCK_PATH: &str = "pyodide-loader/clock.mjs";
     /// The page that hosts the Python worker's script on a frame's own thread
     /// where no module worker can start (a page with an opaque origin, as a
     /// frame sandboxed without `allow-same-origin` has), beside the script.
@@ -135,6 +139,18 @@ shared_names! {
     /// The `_meta` key of a tool call that, set to false, asks for no output
     /// notifications: the result holds all of the output anyway.
     pub const STREAM_OUTPUT_META: &str = "sandpit/streamOutput";
+
+    /// The key in a `run_python` call's `_meta` that runs the code in a fresh
+    /// namespace of its own, dropped afterwards (`runMany` in sandpit-client.js).
+    pub const FRESH_RUN_META: &str = "sandpit/freshNamespace";
+
+    /// The experimental capability, in the widget's `initialize` result, that
+    /// says how many sessions it runs at once (`{"maxWorkers": n}`).
+    pub const POOL_CAPABILITY: &str = "sandpit/pool";
+
+    /// The resource that lists what each of the widget's sessions is doing
+    /// (JSON: `[{"name", "phase", "queued"}]`), for `sessions()` in sandpit-client.js.
+    pub const SESSIONS_URI: &str = "sandpit://sessions";
 
     /// The URI of a file in a session's working directory (RFC 6570; both
     /// parts percent-encoded), as `resources/read` takes it.

@@ -77,6 +77,17 @@ pub struct RunRequest {
     pub figure_format: FigureFormat,
     /// Output caps.
     pub limits: OutputLimits,
+    /// Run in a namespace and working directory of its own, dropped when the
+    /// run ends: it sees nothing of the session's earlier runs and leaves
+    /// nothing behind (no variables, no files, nothing to replay). For
+    /// independent programs graded one by one (a benchmark's, say).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fresh: bool,
+    /// How large the session's interpreter memory (its wasm heap) may grow
+    /// during the run, in bytes; the deployment's limit when absent.
+    /// Allocations past it fail with `MemoryError`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit_bytes: Option<u64>,
     /// Python run after `code`, in its namespace, to check it: each top-level
     /// `assert` and each top-level `def test_*` is a test (see [`Verification`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,8 +105,16 @@ impl RunRequest {
             packages: Vec::new(),
             figure_format: FigureFormat::default(),
             limits: OutputLimits::default(),
+            fresh: false,
+            memory_limit_bytes: None,
             tests: None,
         }
+    }
+
+    /// The same request, run in a fresh namespace that is dropped afterwards.
+    pub fn in_fresh_namespace(mut self) -> Self {
+        self.fresh = true;
+        self
     }
 
     /// The same request, checked by `tests` after the code ran.
@@ -359,6 +378,8 @@ pub enum HintCode {
     Crashed,
     /// A network request was blocked by the sandbox's policy; see `blocked`.
     NetworkBlocked,
+    /// The code needed more memory than the session's limit; see `memory`.
+    MemoryLimit,
     /// A name the code uses is not defined (misspelt, or used before it is
     /// assigned or imported); the hint names Python's guess at the one meant.
     UndefinedName,
@@ -439,10 +460,16 @@ pub struct LostRun {
 #[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Restoration {
-    /// Earlier successful runs replayed, across all sessions.
+    /// Earlier successful runs of the session replayed.
     pub replayed: u32,
     /// Runs whose replay failed: their effects are missing.
     pub lost: Vec<LostRun>,
+    /// `true` when the session was rebuilt before this run started (its
+    /// worker had been parked to make room, or had ended between runs), and
+    /// the run itself went as usual; absent when this run was stopped and
+    /// the session rebuilt after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_run: Option<bool>,
 }
 
 /// Whether parts of the result were cut at the limits.
@@ -490,12 +517,31 @@ pub struct RunResult {
     pub artifacts: Vec<Artifact>,
     /// Every file in the session's working directory after the run.
     pub files: Vec<FileEntry>,
-    /// Set when the worker was replaced after this run (timeout without
-    /// interrupts, crash, cancel): how the sessions' state was rebuilt.
+    /// Set when the session's state was rebuilt by replay: after this run
+    /// (its worker was replaced: a timeout without interrupts, a crash, a
+    /// cancel), or before it (the session had been parked).
     pub restored: Option<Restoration>,
+    /// How much memory the session's interpreter had when the run ended, and
+    /// its limit; absent when the run never reached it.
+    #[serde(default)]
+    pub memory: Option<MemoryUse>,
     /// What the request's `tests` found, when it had tests.
     #[serde(default)]
     pub verification: Option<Verification>,
+}
+
+/// The memory of a session's interpreter (its wasm heap, where every Python
+/// object lives), as a run left it.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryUse {
+    /// Its size in bytes: the most it has reached in the session so far, as
+    /// wasm memory grows but never shrinks.
+    pub peak_bytes: u64,
+    /// How large the run was allowed to make it, in bytes.
+    pub limit_bytes: u64,
+    /// Whether the run asked for more than that (and the allocation failed).
+    pub limit_reached: bool,
 }
 
 impl RunResult {
@@ -655,13 +701,6 @@ pub enum HostMessage {
         id: RunId,
         /// The question.
         query: Query,
-    },
-    /// Empty a session's globals (or forget the session); answered by `session_cleared`.
-    ClearSession {
-        /// Id echoed in the answer.
-        id: RunId,
-        /// The session.
-        session: String,
     },
 }
 
@@ -924,6 +963,9 @@ pub enum WorkerMessage {
         id: RunId,
         /// What went wrong.
         message: String,
+        /// The interpreter's memory when it failed, when it could be read.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        memory: Option<MemoryUse>,
     },
     /// A query was answered (or could not be).
     Answer {
@@ -933,11 +975,6 @@ pub enum WorkerMessage {
         answer: Option<Answer>,
         /// Why not, otherwise.
         error: Option<String>,
-    },
-    /// A session was cleared.
-    SessionCleared {
-        /// The `clear_session` message's id.
-        id: RunId,
     },
     /// A run finished.
     Done {
@@ -950,9 +987,41 @@ pub enum WorkerMessage {
     },
 }
 
+/// Messages from the page to the clock worker (`pyodide-loader/clock.mjs`),
+/// which keeps the runtime's timers: a dedicated worker's timers run on time
+/// in a hidden tab, where Chromium wakes the page's once a second, and
+/// chains of them once a minute after five minutes hidden.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClockCommand {
+    /// Say `fired` with this id after `ms` milliseconds.
+    Start {
+        /// The timer; a new one for every start.
+        id: u32,
+        /// Milliseconds.
+        ms: u32,
+    },
+    /// Forget timer `id`: it says nothing.
+    Cancel {
+        /// The timer.
+        id: u32,
+    },
+}
+
+/// Messages from the clock worker.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClockMessage {
+    /// Timer `id`'s time has come.
+    Fired {
+        /// The timer.
+        id: u32,
+    },
+}
+
 // How the browser reads run results and check reports: field by field
 // (crate::js::reader), with these lists of their fields on the wire.
-crate::js::reader::read_by_serde!(RunStatus, StreamName, HintCode, Availability);
+crate::js::reader::read_by_serde!(RunStatus, StreamName, HintCode, Availability, MemoryUse);
 
 crate::js::reader::read_fields! {
     RunResult {
@@ -970,6 +1039,7 @@ crate::js::reader::read_fields! {
         artifacts: "artifacts",
         files: "files",
         restored: "restored",
+        memory: "memory",
         verification: "verification",
     }
     Verification { passed: "passed", tests: "tests", not_run: "not_run" }
@@ -1009,7 +1079,7 @@ crate::js::reader::read_fields! {
     Truncation { output: "output", output_bytes_total: "output_bytes_total", displays: "displays" }
     Artifact { path: "path", size: "size", mime: "mime", content_base64: "content_base64" }
     FileEntry { path: "path", size: "size" }
-    Restoration { replayed: "replayed", lost: "lost" }
+    Restoration { replayed: "replayed", lost: "lost", before_run: "before_run" }
     LostRun { session: "session", code_start: "code_start", reason: "reason" }
     CheckReport { syntax_error: "syntax_error", imports: "imports" }
     ImportPlan {
@@ -1030,6 +1100,8 @@ pub fn schema() -> serde_json::Value {
     struct Protocol {
         host: HostMessage,
         worker: WorkerMessage,
+        to_clock: ClockCommand,
+        from_clock: ClockMessage,
     }
     serde_json::to_value(schemars::schema_for!(Protocol))
         .expect("a generated JSON Schema is always serialisable")

@@ -215,6 +215,11 @@ pub struct RunPythonArgs {
     /// (e.g. "scikit-learn").
     #[serde(default)]
     pub packages: Vec<String>,
+    /// How large the session's interpreter memory may grow during the run,
+    /// in MiB (64 to 4096); allocations past it fail with MemoryError.
+    /// Default: the deployment's (1024 unless it says otherwise).
+    #[serde(default)]
+    pub memory_limit_mb: Option<u32>,
     /// Python that checks the code, run after it in the same namespace:
     /// top-level asserts and/or `def test_*` functions, e.g.
     /// "assert add(2, 2) == 4". Each is reported in `verification`.
@@ -293,12 +298,18 @@ impl RunPythonArgs {
             .map(ToolFile::into_input)
             .collect::<Result<_, _>>()?;
         let session = self.session.unwrap_or_else(|| DEFAULT_SESSION.to_owned());
-        Ok(RunRequest::new(self.code)
+        let mut request = RunRequest::new(self.code)
             .in_session(valid_session(session)?)
             .with_timeout_ms(timeout_ms)
             .with_files(files)
             .with_packages(self.packages)
-            .with_tests(self.tests))
+            .with_tests(self.tests);
+        if let Some(megabytes) = self.memory_limit_mb {
+            let bytes = crate::runtime::pool::memory_limit_bytes(megabytes)
+                .map_err(|why| format!("memory_limit_mb {why}"))?;
+            request.memory_limit_bytes = Some(bytes);
+        }
+        Ok(request)
     }
 }
 

@@ -64,7 +64,7 @@ fn tool_arguments_read_the_same_and_fail_in_the_same_words() {
         json!({"code": "1", "timeout_seconds": "30"}),
         json!({"code": "1", "packages": [1, 2]}),
         json!(["print(1)", "s"]),
-        json!(["print(1)", "s", null, [], [], null, "one too many"]),
+        json!(["print(1)", "s", null, [], [], null, null, "one too many"]),
         json!("print(1)"),
         json!(null),
         json!(7),
@@ -84,7 +84,7 @@ fn tool_arguments_read_the_same_and_fail_in_the_same_words() {
         "invalid type: string \"30\", expected f64",
         "missing field `code`",
         "unknown field `colour`",
-        "invalid length 7, expected fewer elements in array",
+        "invalid length 8, expected fewer elements in array",
     ] {
         assert_some_refusal_says(&refusals, expected);
     }

@@ -35,6 +35,7 @@ fn result(files: &[(&str, u64)], artifacts: Vec<Artifact>) -> RunResult {
             })
             .collect(),
         restored: None,
+        memory: None,
         verification: None,
     }
 }

@@ -512,3 +512,67 @@ fn resources_list_shows_the_files_each_session_had_after_its_last_run() {
         "sandpit://sessions/s/files/a.csv"
     );
 }
+
+#[test]
+fn a_run_can_ask_for_a_fresh_namespace_and_initialize_says_how_many_sessions_run_at_once() {
+    let call = |meta: Value| {
+        let reply = Server::new().handle(&Json::from(json!({"jsonrpc": "2.0", "id": 3,
+            "method": "tools/call", "params": {"name": "run_python",
+            "arguments": {"code": "1", "session": "lane-1"}, "_meta": meta}})));
+        match reply {
+            Reply::Call {
+                call: ToolCall::RunPython(request),
+                ..
+            } => request.fresh,
+            other => panic!("expected a run, got {other:?}"),
+        }
+    };
+    assert!(call(json!({"sandpit/freshNamespace": true})));
+    assert!(
+        !call(json!({"sandpit/freshNamespace": "yes"})),
+        "only true asks"
+    );
+    assert!(!call(json!({})));
+
+    let init = json!({"protocolVersion": "2025-11-25"});
+    let told = sent(
+        Server::new()
+            .with_max_workers(3)
+            .handle(&request("initialize", init.clone())),
+    );
+    assert_eq!(
+        told["result"]["capabilities"]["experimental"],
+        json!({"sandpit/pool": {"maxWorkers": 3}})
+    );
+    let untold = sent(Server::new().handle(&request("initialize", init)));
+    assert!(untold["result"]["capabilities"]
+        .get("experimental")
+        .is_none());
+}
+
+#[test]
+fn the_sessions_resource_says_what_each_session_is_doing() {
+    use sandpit::runtime::supervisor::{SessionPhase, SessionState};
+    let reply = Server::new().handle(&request(
+        "resources/read",
+        json!({"uri": "sandpit://sessions"}),
+    ));
+    let Reply::ReadSessions { id } = reply else {
+        panic!("expected the sessions to be read, got {reply:?}");
+    };
+    let states = [SessionState {
+        name: "chat-42".into(),
+        phase: SessionPhase::Running,
+        queued: 1,
+    }];
+    let response = value(Server::sessions_response(&id, &states));
+    let content = &response["result"]["contents"][0];
+    assert_eq!(content["uri"], "sandpit://sessions");
+    assert_eq!(content["mimeType"], "application/json");
+    let listed: Value =
+        serde_json::from_str(content["text"].as_str().expect("text")).expect("JSON");
+    assert_eq!(
+        listed,
+        json!([{"name": "chat-42", "phase": "running", "queued": 1}])
+    );
+}

@@ -1,10 +1,12 @@
 //! Results the host builds for runs it had to stop.
 
 use sandpit::protocol::{
-    BlockedRequest, HintCode, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
-    Truncation,
+    BlockedRequest, HintCode, MemoryUse, OutputChunk, Restoration, RunError, RunResult, RunStatus,
+    StreamName, Truncation,
 };
-use sandpit::runtime::outcome::{interrupted, stopped, with_network_hint, StopReason};
+use sandpit::runtime::outcome::{
+    interrupted, stopped, with_memory_hint, with_network_hint, StopReason,
+};
 
 fn chunk(stream: StreamName, text: &str) -> OutputChunk {
     OutputChunk {
@@ -23,6 +25,7 @@ fn a_terminated_run_keeps_what_it_printed_and_says_how_state_came_back() {
     let restored = Restoration {
         replayed: 3,
         lost: vec![],
+        before_run: None,
     };
     let result = stopped(
         &StopReason::Timeout(5_000),
@@ -93,6 +96,7 @@ fn failed_run() -> RunResult {
         artifacts: vec![],
         files: vec![],
         restored: None,
+        memory: None,
         verification: None,
     }
 }
@@ -130,4 +134,54 @@ fn a_failure_after_a_blocked_request_gets_the_network_hint() {
         hint.message
     );
     assert!(hint.message.contains("connect-src"));
+}
+
+#[test]
+fn a_memory_error_at_the_limit_says_so_and_what_to_do() {
+    let mut result = failed_run();
+    result.status = RunStatus::Error;
+    if let Some(error) = result.error.as_mut() {
+        error.kind = "MemoryError".into();
+    }
+    let below = MemoryUse {
+        peak_bytes: 40 << 20,
+        limit_bytes: 128 << 20,
+        limit_reached: false,
+    };
+    result.memory = Some(below);
+    assert_eq!(
+        with_memory_hint(result.clone()),
+        result,
+        "a MemoryError below the limit is the code's own (a huge size asked at once, say)"
+    );
+    result.memory = Some(MemoryUse {
+        limit_reached: true,
+        ..below
+    });
+    let hint = with_memory_hint(result)
+        .error
+        .and_then(|e| e.hint)
+        .expect("a hint");
+    assert_eq!(hint.code, HintCode::MemoryLimit);
+    assert!(
+        hint.message.contains("limit of 128 MiB"),
+        "{}",
+        hint.message
+    );
+    assert!(hint.message.contains("memory_limit_mb"));
+
+    let crash = stopped(
+        &StopReason::MemoryLimit(128 << 20, "Aborted()".into()),
+        &[],
+        1.0,
+        Some(Restoration::default()),
+    );
+    assert_eq!(crash.status, RunStatus::Crashed);
+    let error = crash.error.expect("an error");
+    assert!(
+        error.message.contains("limit of 128 MiB"),
+        "{}",
+        error.message
+    );
+    assert_eq!(error.hint.map(|h| h.code), Some(HintCode::MemoryLimit));
 }

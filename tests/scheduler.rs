@@ -1,23 +1,77 @@
-//! The scheduler: nothing is dropped while Python loads, one job at a time,
-//! and a restart replays every successful run before anything else.
+//! A session's scheduler: nothing is dropped while Python loads, one job at
+//! a time, and a restart (or a park) replays every successful run before
+//! anything else.
 
-use sandpit::protocol::{HostMessage, LostRun, Restoration, RunId, RunRequest};
-use sandpit::runtime::scheduler::{Completion, Job, Scheduler};
+use sandpit::protocol::{HostMessage, InputFile, LostRun, Restoration, RunId, RunRequest};
+use sandpit::runtime::scheduler::{Completion, Dispatch, Ids, Job, Scheduler};
 
 fn run(code: &str) -> Job {
     Job::Run(RunRequest::new(code))
 }
 
-fn posted(message: Option<HostMessage>) -> Option<(RunId, String)> {
-    match message {
-        Some(HostMessage::Run { id, request }) => Some((id, request.code)),
-        Some(HostMessage::ClearSession { id, session }) => Some((id, format!("clear {session}"))),
+/// A session's scheduler with the ids its jobs get, driven as the supervisor does.
+struct Session {
+    scheduler: Scheduler,
+    ids: Ids,
+}
+
+impl Session {
+    fn new() -> Self {
+        Self {
+            scheduler: Scheduler::new("main"),
+            ids: Ids::default(),
+        }
+    }
+
+    /// Queues `job`; returns its id and what goes to the worker now.
+    fn submit(&mut self, job: Job) -> (RunId, Option<Dispatch>) {
+        let id = self.ids.new_id();
+        self.scheduler.submit(id, job);
+        (id, self.scheduler.dispatch())
+    }
+
+    fn set_ready(&mut self) -> Option<Dispatch> {
+        self.scheduler.set_ready();
+        self.scheduler.dispatch()
+    }
+
+    fn complete(
+        &mut self,
+        id: RunId,
+        succeeded: bool,
+        reason: &str,
+    ) -> (Vec<Completion>, Option<Dispatch>) {
+        let done = self.scheduler.complete(id, succeeded, reason);
+        (done, self.scheduler.dispatch())
+    }
+
+    fn restart(&mut self, reason: &str) -> Vec<Completion> {
+        self.scheduler.restart(reason, &mut self.ids)
+    }
+
+    fn cancel_waiting(&mut self, id: RunId) -> bool {
+        self.scheduler.cancel_waiting(id)
+    }
+
+    fn in_flight(&self) -> Option<RunId> {
+        self.scheduler.in_flight()
+    }
+
+    fn waiting(&self) -> usize {
+        self.scheduler.waiting()
+    }
+}
+
+fn posted(dispatch: Option<Dispatch>) -> Option<(RunId, String)> {
+    match dispatch {
+        Some(Dispatch::Post(HostMessage::Run { id, request })) => Some((id, request.code)),
+        Some(Dispatch::Reset { id, .. }) => Some((id, "reset".into())),
         _ => None,
     }
 }
 
 /// Runs `code` to success on a ready scheduler; returns its id.
-fn succeed(scheduler: &mut Scheduler, code: &str) -> RunId {
+fn succeed(scheduler: &mut Session, code: &str) -> RunId {
     let (id, next) = scheduler.submit(run(code));
     assert_eq!(
         posted(next).map(|(i, _)| i),
@@ -31,7 +85,7 @@ fn succeed(scheduler: &mut Scheduler, code: &str) -> RunId {
 
 #[test]
 fn runs_submitted_while_loading_wait_and_then_go_in_order() {
-    let mut scheduler = Scheduler::new();
+    let mut scheduler = Session::new();
     let (first, now) = scheduler.submit(run("1"));
     assert_eq!(now, None, "nothing may reach a worker that is not ready");
     let (second, now) = scheduler.submit(run("2"));
@@ -46,7 +100,7 @@ fn runs_submitted_while_loading_wait_and_then_go_in_order() {
 
 #[test]
 fn only_one_job_is_in_the_worker_and_stray_finishes_are_ignored() {
-    let mut scheduler = Scheduler::new();
+    let mut scheduler = Session::new();
     scheduler.set_ready();
     let (first, _) = scheduler.submit(run("1"));
     let (second, now) = scheduler.submit(run("2"));
@@ -58,7 +112,7 @@ fn only_one_job_is_in_the_worker_and_stray_finishes_are_ignored() {
 
 #[test]
 fn a_queued_run_can_be_cancelled_before_it_starts() {
-    let mut scheduler = Scheduler::new();
+    let mut scheduler = Session::new();
     let (first, _) = scheduler.submit(run("1"));
     let (second, _) = scheduler.submit(run("2"));
     assert!(scheduler.cancel_waiting(first));
@@ -68,7 +122,7 @@ fn a_queued_run_can_be_cancelled_before_it_starts() {
 
 #[test]
 fn a_restart_replays_successful_runs_in_order_before_the_queue() {
-    let mut scheduler = Scheduler::new();
+    let mut scheduler = Session::new();
     scheduler.set_ready();
     succeed(&mut scheduler, "x = 1");
     let (failed, _) = scheduler.submit(run("boom()"));
@@ -96,7 +150,8 @@ fn a_restart_replays_successful_runs_in_order_before_the_queue() {
             stuck,
             Restoration {
                 replayed: 2,
-                lost: vec![]
+                lost: vec![],
+                before_run: None,
             }
         )]
     );
@@ -109,7 +164,7 @@ fn a_restart_replays_successful_runs_in_order_before_the_queue() {
 
 #[test]
 fn a_replay_that_fails_is_reported_lost_and_not_replayed_again() {
-    let mut scheduler = Scheduler::new();
+    let mut scheduler = Session::new();
     scheduler.set_ready();
     succeed(&mut scheduler, "import random\nx = random.random()");
     succeed(&mut scheduler, "y = 2");
@@ -130,7 +185,8 @@ fn a_replay_that_fails_is_reported_lost_and_not_replayed_again() {
             stuck,
             Restoration {
                 replayed: 1,
-                lost: vec![lost]
+                lost: vec![lost],
+                before_run: None,
             }
         )]
     );
@@ -146,7 +202,7 @@ fn a_replay_that_fails_is_reported_lost_and_not_replayed_again() {
 
 #[test]
 fn a_replay_that_hangs_is_lost_and_the_restore_starts_over() {
-    let mut scheduler = Scheduler::new();
+    let mut scheduler = Session::new();
     scheduler.set_ready();
     succeed(&mut scheduler, "a = 1");
     succeed(&mut scheduler, "b = 2");
@@ -171,7 +227,7 @@ fn a_replay_that_hangs_is_lost_and_the_restore_starts_over() {
 
 #[test]
 fn a_restart_with_nothing_to_replay_completes_at_once() {
-    let mut scheduler = Scheduler::new();
+    let mut scheduler = Session::new();
     scheduler.set_ready();
     let (stuck, _) = scheduler.submit(run("while True: pass"));
     assert_eq!(
@@ -181,42 +237,156 @@ fn a_restart_with_nothing_to_replay_completes_at_once() {
 }
 
 #[test]
-fn sessions_are_listed_cleared_and_forgotten() {
-    let mut scheduler = Scheduler::new();
+fn a_clear_drops_the_ledger_and_goes_without_waiting_for_a_worker() {
+    let mut scheduler = Session::new();
     scheduler.set_ready();
-    let (a, _) = scheduler.submit(Job::Run(RunRequest::new("x = 1").in_session("a")));
-    scheduler.complete(a, true, "");
-    let (b, _) = scheduler.submit(Job::Run(RunRequest::new("x = 2").in_session("b")));
-    scheduler.complete(b, true, "");
-    assert_eq!(scheduler.sessions(), vec!["a".to_owned(), "b".to_owned()]);
-
-    let (clear, next) = scheduler.submit(Job::Clear {
-        session: "a".into(),
-        forget: true,
-    });
-    assert_eq!(posted(next), Some((clear, "clear a".into())));
+    succeed(&mut scheduler, "x = 1");
+    let (clear, now) = scheduler.submit(Job::Clear { forget: false });
     assert_eq!(
-        scheduler.complete(clear, true, "").0,
-        vec![Completion::Finished(clear)]
+        posted(now),
+        Some((clear, "reset".into())),
+        "the worker is ended"
     );
-    assert_eq!(scheduler.sessions(), vec!["b".to_owned()]);
-
-    // A cleared session's runs are no longer replayed.
+    assert!(
+        !scheduler.scheduler.is_ready(),
+        "and the next job waits for a new one"
+    );
+    assert!(!scheduler.scheduler.has_state());
+    // Nothing of the session is replayed any more.
     let (stuck, _) = scheduler.submit(run("while True: pass"));
-    scheduler.restart("timed out");
-    let (replay, code) = posted(scheduler.set_ready()).expect("a replay");
-    assert_eq!(code, "x = 2");
-    let (done, _) = scheduler.complete(replay, true, "");
-    assert!(matches!(&done[..], [Completion::Restored(id, r)] if *id == stuck && r.replayed == 1));
+    assert!(scheduler.scheduler.needs_worker());
+    let (replayless, _) = posted(scheduler.set_ready()).expect("the run");
+    assert_eq!(replayless, stuck);
+    assert_eq!(
+        scheduler.restart("timed out"),
+        vec![Completion::Restored(stuck, Restoration::default())]
+    );
+
+    // A parked session (replays waiting for a worker) is cleared at once too.
+    let mut parked = Session::new();
+    parked.set_ready();
+    succeed(&mut parked, "y = 1");
+    assert_eq!(parked.restart(""), vec![]);
+    assert!(
+        !parked.scheduler.needs_worker(),
+        "a park waits for the next job"
+    );
+    let (clear, now) = parked.submit(Job::Clear { forget: true });
+    assert_eq!(posted(now), Some((clear, "reset".into())));
+    assert!(parked.scheduler.is_empty(), "its replays went with it");
+}
+
+#[test]
+fn a_parked_session_is_restored_before_its_next_job_which_is_told_so() {
+    let mut session = Session::new();
+    session.set_ready();
+    succeed(&mut session, "x = 1");
+    let (failed, _) = session.submit(run("boom()"));
+    session.complete(failed, false, "NameError");
+    assert!(session.scheduler.is_idle());
+
+    // Parked: nothing is stopped, nothing waits.
+    assert_eq!(session.restart(""), vec![]);
+    assert!(session.scheduler.is_idle(), "the replays wait for a job");
+    assert!(!session.scheduler.needs_worker());
+    let (next, now) = session.submit(run("x + 1"));
+    assert_eq!(now, None, "no worker yet");
+    assert!(session.scheduler.needs_worker());
+    let (replay, code) = posted(session.set_ready()).expect("a replay");
+    assert_eq!(code, "x = 1");
+    assert!(session.scheduler.replaying());
+    let (done, now) = session.complete(replay, true, "");
+    assert_eq!(done, vec![]);
+    assert_eq!(posted(now), Some((next, "x + 1".into())));
+    assert_eq!(
+        session.scheduler.take_note(),
+        Some(Restoration {
+            replayed: 1,
+            lost: vec![],
+            before_run: Some(true),
+        }),
+        "the next run's result says how the session came back"
+    );
+    assert_eq!(session.scheduler.take_note(), None, "once");
+}
+
+#[test]
+fn fresh_runs_are_not_replayed() {
+    let mut session = Session::new();
+    session.set_ready();
+    let (fresh, now) = session.submit(Job::Run(RunRequest::new("a = 1").in_fresh_namespace()));
+    assert_eq!(posted(now), Some((fresh, "a = 1".into())));
+    session.complete(fresh, true, "");
+    assert!(!session.scheduler.has_state());
+    assert_eq!(session.restart(""), vec![]);
+    assert!(
+        session.scheduler.is_empty(),
+        "a session of fresh runs has nothing to restore"
+    );
+}
+
+#[test]
+fn files_kept_across_a_reload_are_replayed_first_and_not_counted_as_runs() {
+    let file = InputFile {
+        path: "data.csv".into(),
+        content_base64: "YQ==".into(),
+    };
+    let mut session = Session::new();
+    session
+        .scheduler
+        .restore_files(vec![file.clone()], &mut session.ids);
+    assert!(
+        !session.scheduler.needs_worker(),
+        "they start no worker by themselves"
+    );
+    assert!(session.scheduler.has_state());
+    let (run_id, _) = session.submit(run("open('data.csv').read()"));
+    let (replay, code) = posted(session.set_ready()).expect("the files first");
+    assert_eq!(code, "");
+    let (_, next) = session.complete(replay, true, "");
+    assert_eq!(
+        posted(next),
+        Some((run_id, "open('data.csv').read()".into()))
+    );
+    assert_eq!(
+        session.scheduler.take_note(),
+        None,
+        "putting files back is not news"
+    );
+
+    // Replayed with the session when its worker is replaced.
+    session.complete(run_id, true, "");
+    session.restart("");
+    session.submit(run("1"));
+    let Some(Dispatch::Post(HostMessage::Run { request, .. })) = session.set_ready() else {
+        panic!("a replay");
+    };
+    assert_eq!(request.files, vec![file]);
+}
+
+#[test]
+fn a_callers_failed_worker_fails_its_jobs_but_keeps_the_ledger() {
+    let mut session = Session::new();
+    session.set_ready();
+    succeed(&mut session, "x = 1");
+    session.restart("");
+    let (a, _) = session.submit(run("1"));
+    let (b, _) = session.submit(run("2"));
+    assert_eq!(session.scheduler.fail_callers(), vec![a, b]);
+    assert!(!session.scheduler.needs_worker());
+    assert!(session.scheduler.has_state());
+    session.submit(run("x"));
+    let (_, code) = posted(session.set_ready()).expect("a replay");
+    assert_eq!(code, "x = 1");
 }
 
 #[test]
 fn draining_returns_every_callers_job_that_will_never_finish() {
-    let mut scheduler = Scheduler::new();
+    let mut scheduler = Session::new();
     scheduler.set_ready();
     let (first, _) = scheduler.submit(run("1"));
     let (second, _) = scheduler.submit(run("2"));
-    assert_eq!(scheduler.drain(), vec![first, second]);
+    assert_eq!(scheduler.scheduler.drain(), vec![first, second]);
     assert_eq!(scheduler.waiting(), 0);
     let (_, now) = scheduler.submit(run("3"));
     assert_eq!(now, None, "a drained scheduler waits for a new ready");

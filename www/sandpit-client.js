@@ -19,6 +19,7 @@ import {
   ERROR_REFUSED,
   ERROR_WIDGET_TIMEOUT,
   FILE_URI_TEMPLATE,
+  FRESH_RUN_META,
   HTML_FRAME_HEIGHT_KEY,
   HTML_FRAME_MAX_HEIGHT,
   HTML_OUTPUT_CSP,
@@ -30,6 +31,8 @@ import {
   IFRAME_TO_CLIENT,
   IFRAME_TO_SERVER,
   MCP_PROTOCOL_VERSIONS,
+  POOL_CAPABILITY,
+  SESSIONS_URI,
   PROGRESS_STREAM_META,
   STREAM_OUTPUT_META,
   WIDGET_EVENT_TYPE,
@@ -182,6 +185,8 @@ export class Sandpit {
   /** @type {(event: MessageEvent) => void} */
   #onMessage;
   #destroyed = false;
+  /** The prefix of the sessions `runMany` uses: this client's own. */
+  #batch = `batch-${crypto.randomUUID()}`;
   /**
    * The server's `initialize` result: its name, version and protocol version.
    *
@@ -287,6 +292,59 @@ export class Sandpit {
   }
 
   /**
+   * Runs independent programs (a benchmark's answers, say), each in a fresh
+   * namespace and working directory of its own, spread over the widget's
+   * sessions so that as many run at once as it has workers. Resolves to
+   * their results in input order; a program that raised is a result with
+   * `status: "error"`, not a rejection. The sessions it uses are this
+   * client's own, kept for its next batch (their interpreters stay warm);
+   * they hold nothing to restore, so the widget parks them first when
+   * another session needs a worker.
+   *
+   * Options: `concurrency` (programs at once; default the widget's worker
+   * count, which it says when it connects), `timeoutSeconds` (each
+   * program's), `memoryLimitMb` (each program's), and
+   * `onProgress({ done, total, index, result })` after each program.
+   *
+   * @param {string[]} programs
+   * @param {{
+   *   concurrency?: number,
+   *   timeoutSeconds?: number,
+   *   memoryLimitMb?: number,
+   *   onProgress?: (progress: { done: number, total: number, index: number, result: ToolCalls["run_python"]["result"] }) => void,
+   * }} [options]
+   * @returns {Promise<ToolCalls["run_python"]["result"][]>}
+   */
+  async runMany(programs, { concurrency, timeoutSeconds, memoryLimitMb, onProgress } = {}) {
+    const workers = this.server?.capabilities?.experimental?.[POOL_CAPABILITY]?.maxWorkers ?? 2;
+    const lanes = Math.max(1, Math.min(Math.floor(concurrency ?? workers), programs.length));
+    /** @type {ToolCalls["run_python"]["result"][]} */
+    const results = new Array(programs.length);
+    let next = 0;
+    let done = 0;
+    const lane = async (/** @type {number} */ k) => {
+      // Sessions of its own, so the programs meet nothing of the caller's sessions.
+      const session = `${this.#batch}-${k}`;
+      while (next < programs.length) {
+        const index = next++;
+        /** @type {ToolCalls["run_python"]["arguments"]} */
+        const args = { code: programs[index], session };
+        if (timeoutSeconds !== undefined) args.timeout_seconds = timeoutSeconds;
+        if (memoryLimitMb !== undefined) args.memory_limit_mb = memoryLimitMb;
+        const _meta = { [STREAM_OUTPUT_META]: false, [FRESH_RUN_META]: true };
+        const called = await this.#request("tools/call", { name: "run_python", arguments: args, _meta });
+        if (!called.structuredContent) throw new SandpitError(`program ${index}: ${textOf(called)}`, called._meta?.[ERROR_CODE_META] ?? ERROR_INTERNAL);
+        results[index] = called.structuredContent;
+        onProgress?.({ done: ++done, total: programs.length, index, result: results[index] });
+      }
+    };
+    // Two calls per session at a time: each keeps one program queued behind
+    // the one it runs, so its worker never waits for the next call to arrive.
+    await Promise.all(Array.from({ length: 2 * lanes }, (_, k) => lane(k % lanes)));
+    return results;
+  }
+
+  /**
    * Checks code without running it: its syntax error, and where each import comes from.
    *
    * @param {string} code
@@ -325,6 +383,19 @@ export class Sandpit {
     if (content.text !== undefined) return { mimeType: content.mimeType, text: content.text };
     const bytes = Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0));
     return { mimeType: content.mimeType, bytes };
+  }
+
+  /**
+   * What each of the widget's sessions is doing: `[{ name, phase, queued }]`,
+   * `phase` one of "idle", "running", "starting", "restoring", "waiting" (for a
+   * worker: the pool is busy) or "parked" (its worker ended to make room; its
+   * next run restores it by replay).
+   *
+   * @returns {Promise<{ name: string, phase: string, queued: number }[]>}
+   */
+  async sessions() {
+    const { contents } = await this.#request("resources/read", { uri: SESSIONS_URI });
+    return JSON.parse(contents[0].text);
   }
 
   /** Removes the widget; pending calls reject. */

@@ -15,7 +15,7 @@
 // The frame is sandboxed to allow-scripts (an opaque origin of its own: no
 // storage, nothing of this page). The page gets `frame-src 'self'`, so the
 // frame cannot navigate itself elsewhere with data in the address.
-import { SNAPSHOT_MAKER_NAME, THREAD_PAGE } from "./generated/names.js";
+import { SNAPSHOT_MAKER_NAME, THREAD_PAGE, WORKER_PATH } from "./generated/names.js";
 
 /** Whether this page runs Python on frames' threads: its origin is opaque, and no module worker starts there. */
 const THREAD_MODE = self.origin === "null";
@@ -33,11 +33,15 @@ class FrameWorker extends EventTarget {
   #queued = [];
 
   /**
-   * @param {string | URL} _script the worker's script, which THREAD_PAGE loads from beside it
+   * @param {string | URL} script the worker's script, which THREAD_PAGE loads from beside it
    * @param {WorkerOptions} [options]
    */
-  constructor(_script, options = {}) {
+  constructor(script, options = {}) {
     super();
+    if (String(script) !== WORKER_PATH) {
+      // Only Python's worker has a frame page; the others (the clock) fall back to the page's own.
+      throw new DOMException(`no module worker starts on this page: ${script}`, "NotSupportedError");
+    }
     if (options.name === SNAPSHOT_MAKER_NAME) {
       // A snapshot is kept in Cache Storage, which an opaque origin does not have.
       throw new DOMException("no start-up snapshot is kept on a page without storage", "NotSupportedError");

@@ -159,6 +159,11 @@ pub fn now_ms() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
+/// What each of the runtime's sessions is doing (provided as context by
+/// [`start_runtime`]).
+#[derive(Clone, Copy)]
+pub struct SessionStates(pub RwSignal<Vec<crate::runtime::supervisor::SessionState>>);
+
 /// Starts Python for the page and provides it to the components; returns
 /// its status and the runtime.
 pub fn start_runtime() -> (RwSignal<RuntimeStatus>, SharedRuntime) {
@@ -167,7 +172,12 @@ pub fn start_runtime() -> (RwSignal<RuntimeStatus>, SharedRuntime) {
         loaded: 0,
         total: None,
     }));
-    let runtime: SharedRuntime = StoredValue::new_local(Runtime::start(move |s| status.set(s)));
+    let sessions = RwSignal::new(Vec::new());
+    let runtime: SharedRuntime = StoredValue::new_local(Runtime::start(
+        move |s| status.set(s),
+        move |states| sessions.set(states),
+    ));
     provide_context(runtime);
+    provide_context(SessionStates(sessions));
     (status, runtime)
 }

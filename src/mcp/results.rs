@@ -24,6 +24,26 @@ pub struct Capabilities {
     pub tools: ListChanged,
     pub resources: ListChanged,
     pub logging: Json,
+    /// `{"sandpit/pool": {"maxWorkers": n}}` when the pool's size is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<Experimental>,
+}
+
+/// Sandpit's own capabilities.
+#[derive(Serialize)]
+pub struct Experimental {
+    /// How many sessions run at once (see [`crate::names::POOL_CAPABILITY`]).
+    #[serde(rename = "sandpit/pool")]
+    pub pool: Pool,
+}
+
+/// The session workers' pool.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pool {
+    /// Session workers alive at once: independent programs spread over more
+    /// sessions than this wait for one another.
+    pub max_workers: u32,
 }
 
 /// Whether the server tells clients when a list changes (it never does).

@@ -10,11 +10,14 @@ use serde::Serialize;
 use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome};
 use super::results;
 use crate::format::quoted;
+use crate::js::bulk::pretty_json;
 use crate::js::bulk::{Json, Text};
 use crate::names::{
-    ERROR_INVALID_PARAMS, FILE_URI_TEMPLATE, MCP_PROTOCOL_VERSIONS, STREAM_OUTPUT_META,
+    ERROR_INVALID_PARAMS, FILE_URI_TEMPLATE, FRESH_RUN_META, MCP_PROTOCOL_VERSIONS, SESSIONS_URI,
+    STREAM_OUTPUT_META,
 };
 use crate::protocol::FileEntry;
+use crate::runtime::supervisor::SessionState;
 use crate::tools::{Tool, ToolCall, ToolError};
 
 /// JSON-RPC error codes.
@@ -67,6 +70,11 @@ pub enum Reply {
         /// Path in its working directory.
         path: String,
     },
+    /// Tell what each session is doing: send [`Server::sessions_response`].
+    ReadSessions {
+        /// The request's id.
+        id: Json,
+    },
     /// The client cancelled the request with this id.
     Cancel(Json),
     /// Nothing to send (a notification).
@@ -78,6 +86,8 @@ pub enum Reply {
 pub struct Server {
     /// Files each session had after its last run, for `resources/list`.
     files: BTreeMap<String, Vec<FileEntry>>,
+    /// How many sessions the runtime runs at once, told at `initialize`.
+    max_workers: Option<u32>,
     /// The least severe log level the client wants (`logging/setLevel`), as
     /// an index into [`LOG_LEVELS`]; 0 (everything) until it sets one.
     log_threshold: usize,
@@ -102,6 +112,13 @@ impl Server {
     /// A server waiting for `initialize`.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same server, telling clients at `initialize` that the runtime
+    /// runs `max_workers` sessions at once.
+    pub fn with_max_workers(mut self, max_workers: u32) -> Self {
+        self.max_workers = Some(max_workers);
+        self
     }
 
     /// Decides what `message` (one JSON-RPC message) asks for.
@@ -133,7 +150,10 @@ impl Server {
 
     fn request(&mut self, id: Json, method: &str, params: &Json) -> Reply {
         let result = match method {
-            "initialize" => Json::of(&initialize(string(params, "protocolVersion"))),
+            "initialize" => Json::of(&initialize(
+                string(params, "protocolVersion"),
+                self.max_workers,
+            )),
             "ping" => Json::empty_object(),
             "logging/setLevel" => return self.set_level(&id, params),
             "tools/list" => Json::of(&results::Tools {
@@ -191,18 +211,22 @@ impl Server {
         let arguments = params.get("arguments").unwrap_or_else(Json::empty_object);
         let meta = params.get("_meta");
         let progress_token = meta.as_ref().and_then(|meta| meta.get("progressToken"));
-        let stream_output = meta
-            .and_then(|meta| meta.get(STREAM_OUTPUT_META))
-            .and_then(|stream| stream.as_bool())
-            != Some(false);
+        let flag = |key: &str| meta.as_ref().and_then(|meta| meta.get(key)?.as_bool());
+        let stream_output = flag(STREAM_OUTPUT_META) != Some(false);
+        let fresh = flag(FRESH_RUN_META) == Some(true);
         match ToolCall::parse(&name, &arguments) {
-            Ok(call) => Reply::Call {
-                id,
-                call,
-                progress_token,
-                stream_output,
-                log_output: stream_output && self.logs(OUTPUT_LOG_LEVEL),
-            },
+            Ok(mut call) => {
+                if let ToolCall::RunPython(request) = &mut call {
+                    request.fresh |= fresh;
+                }
+                Reply::Call {
+                    id,
+                    call,
+                    progress_token,
+                    stream_output,
+                    log_output: stream_output && self.logs(OUTPUT_LOG_LEVEL),
+                }
+            }
             Err(unknown @ ToolError::Unknown(_)) => {
                 Reply::Send(error(Some(&id), INVALID_PARAMS, &unknown.to_string()))
             }
@@ -276,7 +300,26 @@ impl Server {
     }
 }
 
-fn initialize(asked: Option<String>) -> results::Initialize {
+impl Server {
+    /// The response to `resources/read` request `id` of [`SESSIONS_URI`]:
+    /// `states` as JSON text.
+    pub fn sessions_response(id: &Json, states: &[SessionState]) -> Json {
+        let contents = Resource {
+            uri: SESSIONS_URI.to_owned(),
+            mime_type: "application/json",
+            text: Some(pretty_json(&states)),
+            blob: None,
+        };
+        response(
+            id,
+            Json::of(&results::Contents {
+                contents: [contents],
+            }),
+        )
+    }
+}
+
+fn initialize(asked: Option<String>, max_workers: Option<u32>) -> results::Initialize {
     let version = MCP_PROTOCOL_VERSIONS
         .into_iter()
         .find(|&known| asked.as_deref() == Some(known))
@@ -290,6 +333,9 @@ fn initialize(asked: Option<String>) -> results::Initialize {
             tools: not_changing(),
             resources: not_changing(),
             logging: Json::empty_object(),
+            experimental: max_workers.map(|max_workers| results::Experimental {
+                pool: results::Pool { max_workers },
+            }),
         },
         server_info: results::ServerInfo {
             name: "sandpit",
@@ -314,6 +360,9 @@ fn string(message: &Json, name: &str) -> Option<String> {
 
 fn read(id: Json, params: &Json) -> Reply {
     let uri = string(params, "uri").unwrap_or_default();
+    if uri == SESSIONS_URI {
+        return Reply::ReadSessions { id };
+    }
     match parse_file_uri(&uri) {
         Some((session, path)) => Reply::ReadFile {
             id,

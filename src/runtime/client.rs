@@ -8,16 +8,18 @@ use std::future::Future;
 use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
-use gloo_timers::callback::Timeout;
 use leptos::logging::{error as console_error, warn as console_warn};
 
+use super::clock::Clock;
 use super::message::decode;
+use super::pool::{PoolLimits, SessionsConfig};
 use super::supervisor::{
-    Call, Effect, Event, Log, Outcome, Reply, RunEvent, RuntimeError, RuntimeStatus, Start,
-    Supervisor, Timer, WorkerId,
+    Call, Effect, Event, Log, Outcome, Reply, RunEvent, RuntimeError, RuntimeStatus, SessionState,
+    Start, Supervisor, WorkerId,
 };
-use super::worker::{interrupts_available, PythonWorker, WORKER_PATH};
-use crate::protocol::{Answer, CheckReport, Completions, Query, RunId, RunRequest};
+use super::worker::{device, guard, interrupts_available, PythonWorker};
+use crate::names::CONFIG_FILE;
+use crate::protocol::{Answer, CheckReport, Completions, InputFile, Query, RunId, RunRequest};
 
 /// Whoever waits for a job: how to answer them.
 enum Caller {
@@ -25,7 +27,7 @@ enum Caller {
         on_event: Rc<dyn Fn(RunEvent)>,
         done: oneshot::Sender<Outcome>,
     },
-    Clear(oneshot::Sender<Result<(), RuntimeError>>),
+    Done(oneshot::Sender<Result<(), RuntimeError>>),
     Query(oneshot::Sender<Result<Answer, RuntimeError>>),
 }
 
@@ -36,7 +38,7 @@ impl Caller {
             (Self::Run { done, .. }, Reply::Run(outcome)) => {
                 let _ = done.send(outcome);
             }
-            (Self::Clear(done), Reply::Clear(outcome)) => {
+            (Self::Done(done), Reply::Done(outcome)) => {
                 let _ = done.send(outcome);
             }
             (Self::Query(done), Reply::Query(outcome)) => {
@@ -51,7 +53,7 @@ impl Caller {
     fn refuse(self, error: RuntimeError) {
         let reply = match &self {
             Self::Run { .. } => Reply::Run(Err(error)),
-            Self::Clear(_) => Reply::Clear(Err(error)),
+            Self::Done(_) => Reply::Done(Err(error)),
             Self::Query(_) => Reply::Query(Err(error)),
         };
         self.answer(reply);
@@ -62,12 +64,12 @@ impl Caller {
 struct Inner {
     this: Weak<Inner>,
     supervisor: RefCell<Supervisor>,
-    /// A handful at most, so a list.
+    /// A handful, so a list.
     workers: RefCell<Vec<(WorkerId, PythonWorker)>>,
-    deadline: RefCell<Option<Timeout>>,
-    nudge: RefCell<Option<Timeout>>,
+    clock: Clock,
     callers: RefCell<HashMap<RunId, Caller>>,
     on_status: Box<dyn Fn(RuntimeStatus)>,
+    on_sessions: Box<dyn Fn(Vec<SessionState>)>,
 }
 
 /// The Python runtime as the rest of the app sees it.
@@ -76,18 +78,31 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// Spawns the worker and starts loading Python; `on_status` hears every
-    /// status change, including why Python could not start.
-    pub fn start(on_status: impl Fn(RuntimeStatus) + 'static) -> Self {
-        let (supervisor, effects) = Supervisor::start(interrupts_available());
+    /// Starts loading Python; `on_status` hears every status change,
+    /// including why Python could not start, and `on_sessions` what each
+    /// session is doing whenever that changes.
+    pub fn start(
+        on_status: impl Fn(RuntimeStatus) + 'static,
+        on_sessions: impl Fn(Vec<SessionState>) + 'static,
+    ) -> Self {
+        let (cores, memory_gib) = device();
+        let limits = PoolLimits::for_device(cores, memory_gib);
+        let (supervisor, effects) = Supervisor::start(interrupts_available(), limits);
         let inner = Rc::new_cyclic(|this| Inner {
             this: this.clone(),
             supervisor: RefCell::new(supervisor),
             workers: RefCell::new(Vec::new()),
-            deadline: RefCell::new(None),
-            nudge: RefCell::new(None),
+            clock: {
+                let this = this.clone();
+                Clock::new(move |timer| {
+                    if let Some(inner) = this.upgrade() {
+                        inner.handle(Event::Tick(timer));
+                    }
+                })
+            },
             callers: RefCell::new(HashMap::new()),
             on_status: Box::new(on_status),
+            on_sessions: Box::new(on_sessions),
         });
         inner.carry_out(effects);
         // The check's answer is often in before the app starts: `init` then
@@ -98,19 +113,36 @@ impl Runtime {
         } else {
             let weak = Rc::downgrade(&inner);
             leptos::task::spawn_local(async move {
-                let guarded = guard(&weak).await;
+                let securing = || {
+                    if let Some(inner) = weak.upgrade() {
+                        inner.handle(Event::Securing);
+                    }
+                };
+                let guarded = guard(securing).await;
                 if let Some(inner) = weak.upgrade() {
                     inner.handle(Event::Guarded(guarded));
                 }
             });
         }
+        let weak = Rc::downgrade(&inner);
+        leptos::task::spawn_local(async move {
+            match deployment_limits(limits).await {
+                Ok(limits) => {
+                    if let Some(inner) = weak.upgrade() {
+                        inner.handle(Event::Limits(limits));
+                    }
+                }
+                Err(why) => console_warn!("sandpit: {CONFIG_FILE}: {why}; the defaults stay"),
+            }
+        });
         Self { inner }
     }
 
     /// Queues `request`; `on_event` hears when it starts and what it prints.
     ///
     /// Returns the run's id (for [`Runtime::cancel`]) and its result. Runs
-    /// submitted before Python is ready wait and then run in order.
+    /// of a session wait for the one before them; runs of different
+    /// sessions run at the same time, each in its session's worker.
     pub fn run(
         &self,
         request: RunRequest,
@@ -132,16 +164,31 @@ impl Runtime {
         self.inner.handle(Event::Cancel(id));
     }
 
-    /// Empties a session's globals; `forget` also removes it from [`Runtime::sessions`].
+    /// Empties a session: its worker ends, so its next run starts in a fresh
+    /// interpreter; `forget` also removes it from [`Runtime::sessions`].
     pub fn clear_session(
         &self,
         session: &str,
         forget: bool,
     ) -> impl Future<Output = Result<(), RuntimeError>> {
-        let (done, receiver) = oneshot::channel();
         let session = session.to_owned();
-        self.inner
-            .submit(Call::Clear { session, forget }, Caller::Clear(done));
+        self.done(Call::Clear { session, forget })
+    }
+
+    /// Puts files kept across a reload back into a session, before its next
+    /// run (no worker is started for them alone).
+    pub fn restore_files(
+        &self,
+        session: &str,
+        files: Vec<InputFile>,
+    ) -> impl Future<Output = Result<(), RuntimeError>> {
+        let session = session.to_owned();
+        self.done(Call::RestoreFiles { session, files })
+    }
+
+    fn done(&self, call: Call) -> impl Future<Output = Result<(), RuntimeError>> {
+        let (done, receiver) = oneshot::channel();
+        self.inner.submit(call, Caller::Done(done));
         async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
     }
 
@@ -210,6 +257,17 @@ impl Runtime {
     pub fn sessions(&self) -> Vec<String> {
         self.inner.supervisor.borrow().sessions()
     }
+
+    /// What each session is doing.
+    pub fn session_states(&self) -> Vec<SessionState> {
+        self.inner.supervisor.borrow().session_states()
+    }
+
+    /// Session workers alive at once, at most, and each run's memory limit
+    /// unless it sets its own: the device's, or the deployment's once read.
+    pub fn limits(&self) -> PoolLimits {
+        self.inner.supervisor.borrow().limits()
+    }
 }
 
 impl Inner {
@@ -274,22 +332,8 @@ impl Inner {
                     w.nudge();
                 }
             }
-            Effect::StartTimer(timer, ms) => {
-                let this = self.this.clone();
-                // Browsers fire at once past i32::MAX ms: cap it there instead.
-                let ms = ms.min(i32::MAX.unsigned_abs());
-                let timeout = Timeout::new(ms, move || {
-                    if let Some(inner) = this.upgrade() {
-                        inner.timer(timer).take();
-                        inner.handle(Event::Tick(timer));
-                    }
-                });
-                // Replacing the running one cancels it.
-                self.timer(timer).replace(timeout);
-            }
-            Effect::CancelTimer(timer) => {
-                self.timer(timer).take();
-            }
+            Effect::StartTimer(timer, ms) => self.clock.start(timer, ms),
+            Effect::CancelTimer(timer) => self.clock.cancel(timer),
             Effect::Notify(id, event) => {
                 let on_event = match self.callers.borrow().get(&id) {
                     Some(Caller::Run { on_event, .. }) => Some(on_event.clone()),
@@ -306,6 +350,7 @@ impl Inner {
                 }
             }
             Effect::Status(status) => (self.on_status)(status),
+            Effect::Sessions(states) => (self.on_sessions)(states),
             Effect::Log(Log::Warning(message)) => console_warn!("sandpit: {message}"),
             Effect::Log(Log::Error(message)) => console_error!("sandpit: {message}"),
         }
@@ -322,14 +367,6 @@ impl Inner {
     /// Drops a worker, which terminates it.
     fn remove(&self, worker: WorkerId) {
         self.workers.borrow_mut().retain(|(id, _)| *id != worker);
-    }
-
-    /// The running timer of this kind, if any.
-    fn timer(&self, timer: Timer) -> std::cell::RefMut<'_, Option<Timeout>> {
-        match timer {
-            Timer::Deadline => self.deadline.borrow_mut(),
-            Timer::Nudge => self.nudge.borrow_mut(),
-        }
     }
 
     /// Starts a worker whose messages and errors are reported tagged with `worker`.
@@ -353,7 +390,8 @@ impl Inner {
                 inner.handle(Event::Error(worker, message));
             }
         };
-        let spawned = PythonWorker::spawn(make_snapshot, on_message, on_error)?;
+        let spawned =
+            PythonWorker::spawn(start == Start::Early, make_snapshot, on_message, on_error)?;
         if start != Start::Early {
             spawned.init(make_snapshot)?;
         }
@@ -361,25 +399,15 @@ impl Inner {
     }
 }
 
-/// Resolves when the worker's script will run under its own CSP: at once
-/// where the host sends it (true), else once the service worker (which adds
-/// it) controls the page (false: a worker created before then is unguarded).
-/// No code reaches Python without it.
-async fn guard(weak: &Weak<Inner>) -> Result<bool, RuntimeError> {
-    let unguarded = |e: crate::pwa::PwaError| RuntimeError::Unavailable(e.to_string());
-    if !crate::pwa::worker_needs_service_worker(WORKER_PATH)
-        .await
-        .map_err(unguarded)?
-    {
-        return Ok(true);
+/// The pool's limits with the deployment's `sessions` settings applied.
+async fn deployment_limits(device: PoolLimits) -> Result<PoolLimits, String> {
+    #[derive(serde::Deserialize)]
+    struct Config {
+        #[serde(default)]
+        sessions: SessionsConfig,
     }
-    if let Some(inner) = weak.upgrade() {
-        inner.handle(Event::Securing);
-    }
-    crate::pwa::wait_for_service_worker(WORKER_PATH)
-        .await
-        .map_err(unguarded)?;
-    Ok(false)
+    let config: Config = crate::js::fetch::json(CONFIG_FILE).await?;
+    device.with_config(&config.sessions)
 }
 
 /// A worker that answered a query with another query's kind of answer.

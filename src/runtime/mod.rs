@@ -2,8 +2,11 @@
 //! supervisor that decides for it with its scheduler.
 
 mod client;
+mod clock;
+pub mod events;
 mod message;
 pub mod outcome;
+pub mod pool;
 pub mod scheduler;
 pub mod supervisor;
 mod worker;

@@ -6,8 +6,8 @@
 
 use crate::format;
 use crate::protocol::{
-    Hint, HintCode, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName,
-    Truncation,
+    Hint, HintCode, MemoryUse, OutputChunk, Restoration, RunError, RunResult, RunStatus,
+    StreamName, Truncation,
 };
 
 /// Why the host stopped a run.
@@ -19,6 +19,9 @@ pub enum StopReason {
     Cancelled,
     /// The interpreter or its worker died, with what was said about it.
     Crashed(String),
+    /// The interpreter died asking for more memory than its limit (bytes),
+    /// with what was said about it: it could not raise `MemoryError` itself.
+    MemoryLimit(u64, String),
 }
 
 impl StopReason {
@@ -26,7 +29,7 @@ impl StopReason {
         match self {
             Self::Timeout(_) => RunStatus::Timeout,
             Self::Cancelled => RunStatus::Cancelled,
-            Self::Crashed(_) => RunStatus::Crashed,
+            Self::Crashed(_) | Self::MemoryLimit(..) => RunStatus::Crashed,
         }
     }
 
@@ -55,6 +58,15 @@ impl StopReason {
                 "Usually unbounded recursion through C code or running out of memory; \
                  use less memory or an iterative algorithm.",
             ),
+            Self::MemoryLimit(limit, detail) => (
+                "InterpreterCrash",
+                format!(
+                    "the Python interpreter ran out of memory at the session's limit of {}: {detail}",
+                    format::mebibytes(*limit)
+                ),
+                HintCode::MemoryLimit,
+                MEMORY_ADVICE,
+            ),
         };
         RunError {
             kind: kind.to_owned(),
@@ -71,6 +83,10 @@ impl StopReason {
         }
     }
 }
+
+/// What to do about a run that reached its memory limit.
+const MEMORY_ADVICE: &str = "Use less memory (smaller data, process it in pieces, `del` what is \
+     no longer needed) or raise the run's memory limit (`memory_limit_mb`).";
 
 /// What the hint says about session state after a stop.
 fn state_note(restored: Option<&Restoration>) -> String {
@@ -118,6 +134,7 @@ pub fn stopped(
         artifacts: Vec::new(),
         files: Vec::new(),
         restored,
+        memory: None,
         verification: None,
     }
 }
@@ -157,6 +174,31 @@ pub fn with_network_hint(mut result: RunResult) -> RunResult {
             error.hint = Some(Hint {
                 code: HintCode::NetworkBlocked,
                 message,
+            });
+        }
+    }
+    result
+}
+
+/// A run that failed with `MemoryError` at its memory limit: say so, and
+/// what to do (a `MemoryError` below the limit is the code's own business).
+pub fn with_memory_hint(mut result: RunResult) -> RunResult {
+    let Some(MemoryUse {
+        limit_bytes,
+        limit_reached: true,
+        ..
+    }) = result.memory
+    else {
+        return result;
+    };
+    if let Some(error) = result.error.as_mut() {
+        if error.kind == "MemoryError" && error.hint.is_none() {
+            error.hint = Some(Hint {
+                code: HintCode::MemoryLimit,
+                message: format!(
+                    "The run reached the session's memory limit of {}. {MEMORY_ADVICE}",
+                    format::mebibytes(limit_bytes)
+                ),
             });
         }
     }

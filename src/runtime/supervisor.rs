@@ -3,27 +3,45 @@
 //! client tells it what happened ([`Event`]) and carries out what it
 //! decides ([`Effect`]).
 //!
-//! The active worker takes jobs through the [`Scheduler`]. A run is stopped
-//! with Pyodide's interrupt buffer when the page is cross-origin isolated
-//! (state survives), otherwise by terminating the worker, promoting the
-//! warm spare and replaying the ledger. When the active worker started
-//! without a start-up snapshot, a third worker, the snapshot maker, stores
-//! one before the spare starts (the spare then restores it), so the next
-//! visit starts from it.
+//! Each session has a worker of its own (its own interpreter and file
+//! system), taken from a pool: the warm spare when there is one, else a new
+//! worker, started from the start-up snapshot. The pool keeps at most
+//! [`PoolLimits::workers`] alive; beyond that the least recently used idle
+//! session is parked (its worker ends, its ledger stays) and its next job
+//! restores it by replay. Each session's jobs go through its own
+//! [`Scheduler`], one at a time, while sessions run side by side.
+//!
+//! A run is stopped with its worker's interrupt buffer when the page is
+//! cross-origin isolated (state survives), otherwise by ending the worker
+//! and replaying the session's ledger into the next. When the first worker
+//! started without a start-up snapshot, the snapshot maker stores one, so
+//! later workers start from it. The maker and the spare are background
+//! work: they start only when the runtime has been idle a while, and one
+//! still loading gives way to a job that arrives.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+
+pub use super::events::{
+    Call, Effect, Event, Log, Outcome, Reply, RunEvent, RuntimeError, RuntimeStatus, SessionPhase,
+    SessionState, Start, Timer, WorkerId,
+};
+mod background;
+mod placement;
+mod stopping;
 
 use super::outcome::{self, StopReason};
-use super::scheduler::{Completion, Job, Scheduler};
+use super::pool::PoolLimits;
+use super::scheduler::{Completion, Dispatch, Ids, Job, Scheduler};
+use crate::format::quoted;
 use crate::protocol::{
-    Answer, HostMessage, LoadProgress, OutputChunk, Query, RunId, RunRequest, RunResult, RunStatus,
-    SnapshotUse, WorkerMessage,
+    HostMessage, OutputChunk, Query, RunId, RunRequest, RunResult, RunStatus, SnapshotUse,
+    WorkerMessage, DEFAULT_SESSION,
 };
 
 /// How long an interrupted run may take to stop before its worker is terminated
 /// (code stuck in C, or code that catches `KeyboardInterrupt`). Usually it
-/// stops within milliseconds, but on a busy two-core machine, with the warm
-/// spare compiling Pyodide at the same moment, an honoured interrupt can
+/// stops within milliseconds, but on a busy two-core machine, with another
+/// worker compiling Pyodide at the same moment, an honoured interrupt can
 /// take over a second to come back; terminating then would throw away the
 /// session's state for nothing.
 pub const INTERRUPT_GRACE_MS: u32 = 3_000;
@@ -34,202 +52,30 @@ pub const INTERRUPT_GRACE_MS: u32 = 3_000;
 /// a run reach the code, so the repeats are harmless.
 pub const INTERRUPT_REPEAT_MS: u32 = 100;
 
-/// How often the run in Python's hands is nudged to stream the output it
-/// holds (see `_on_nudge` in runner.py): output written just before a long
-/// computation is on screen this long after, at most, plus the runner's own
-/// batching.
+/// How often the runs in Python's hands are nudged to stream the output
+/// they hold (see `_on_nudge` in runner.py): output written just before a
+/// long computation is on screen this long after, at most, plus the
+/// runner's own batching.
 pub const NUDGE_MS: u32 = 100;
 
-/// What the runtime is doing, for the status line.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RuntimeStatus {
-    /// Waiting for the service worker to guard Python: this host sends no
-    /// security headers, and Python must not start without them.
-    Securing,
-    /// Starting up.
-    Loading(LoadProgress),
-    /// Runs go straight to Python.
-    Ready {
-        /// Python version.
-        python: String,
-        /// Pyodide version.
-        pyodide: String,
-        /// Runs are stopped by interrupt (state kept) rather than by restarting the worker.
-        interrupts: bool,
-        /// Whether Python was restored from the start-up snapshot.
-        snapshot: SnapshotUse,
-    },
-    /// Python could not start; runs fail with this message.
-    Failed {
-        /// What went wrong.
-        message: String,
-    },
-}
+/// How long no job may have been queued or running before a background
+/// worker (the snapshot maker, the warm spare) starts: loading Pyodide takes
+/// a core for a second or more, and a chat UI's calls come in quick
+/// succession, so a start in a gap between two of them would slow the next.
+pub const BACKGROUND_IDLE_MS: u32 = 500;
 
-/// Something that happened to one run before its result.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RunEvent {
-    /// The packages the run needs are downloading (this does not count against its timeout).
-    Packages {
-        /// Packages being loaded.
-        packages: Vec<String>,
-        /// Bytes downloaded so far.
-        loaded: u64,
-        /// Bytes of the downloads seen so far.
-        total: u64,
-    },
-    /// The run is in Python's hands (again, after loading packages); its timeout runs from here.
-    Started,
-    /// The run wrote output.
-    Output(OutputChunk),
-}
-
-/// Why a run produced no [`RunResult`].
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum RuntimeError {
-    /// The worker could not be created or spoken to.
-    #[error("could not talk to the Python worker: {0}")]
-    Worker(String),
-    /// Python failed to start, so nothing can run.
-    #[error("{0}")]
-    Unavailable(String),
-    /// The request was refused before it ran (its files are over the limit, say).
-    #[error("{0}")]
-    Rejected(String),
-    /// The runtime was dropped before the run finished.
-    #[error("the Python runtime was shut down")]
-    Closed,
-}
-
-/// A run's result, or why there is none.
-pub type Outcome = Result<Box<RunResult>, RuntimeError>;
-
-/// One worker: the generation number its messages are tagged with, new for
-/// every worker, so a retired worker's late messages are told apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct WorkerId(pub u64);
-
-/// How a worker is started.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Start {
-    /// The worker index.html created as the page started (a new one when
-    /// there is none): it loads Python by itself but takes code only once
-    /// sent [`Effect::Init`].
-    Early,
-    /// A new worker, sent `init` at once.
-    Python,
-    /// The snapshot maker, sent `init` at once: it only stores a start-up snapshot.
-    SnapshotMaker,
-}
-
-/// The client's timers: one at a time of each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The timeout of the run in flight, or the next step of its interrupt.
-    Deadline,
-    /// The next nudge of the run in flight.
-    Nudge,
-}
-
-/// What a caller's job comes to.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// A run's result.
-    Run(Outcome),
-    /// A cleared session.
-    Clear(Result<(), RuntimeError>),
-    /// A query's answer.
-    Query(Result<Answer, RuntimeError>),
-}
-
-/// A message for the console: nothing the caller needs, but worth a look.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Log {
-    /// Not an error of the app (later starts just take longer, say).
-    Warning(String),
-    /// Something went wrong.
-    Error(String),
-}
-
-/// A job a caller asks for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Call {
-    /// Run code.
-    Run(RunRequest),
-    /// Empty a session; `forget` also drops it from the session list.
-    Clear {
-        /// The session.
-        session: String,
-        /// Delete rather than reset.
-        forget: bool,
-    },
-    /// Ask Python something that changes no session.
-    Query(Query),
-}
-
-/// Something that happened, for [`Supervisor::handle`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum Event {
-    /// The page's check of the worker's CSP: `Ok(true)` when the worker's
-    /// script came with its own CSP, `Ok(false)` when the service worker
-    /// now adds it (a worker created before then is unguarded).
-    Guarded(Result<bool, RuntimeError>),
-    /// The check waits for the service worker to control the page.
-    Securing,
-    /// The caller cancelled run `id`.
-    Cancel(RunId),
-    /// A worker sent a message.
-    Message(WorkerId, WorkerMessage),
-    /// A worker died (its `error` event), with a description.
-    Error(WorkerId, String),
-    /// [`Effect::Spawn`] or [`Effect::Init`] failed; the worker is gone.
-    SpawnFailed(WorkerId, RuntimeError),
-    /// [`Effect::Post`] failed.
-    PostFailed(WorkerId, RuntimeError),
-    /// A timer started by [`Effect::StartTimer`] went off.
-    Tick(Timer),
-}
-
-/// Something for the client to do, in order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Start a worker; report a failure as [`Event::SpawnFailed`].
-    Spawn {
-        /// Its id.
-        worker: WorkerId,
-        /// How.
-        start: Start,
-    },
-    /// Send the [`Start::Early`] worker `init`; report a failure as [`Event::SpawnFailed`].
-    Init(WorkerId),
-    /// Post a message to a worker; report a failure as [`Event::PostFailed`].
-    Post(WorkerId, HostMessage),
-    /// End a worker.
-    Terminate(WorkerId),
-    /// Write SIGINT into the interrupt buffer of a worker.
-    Interrupt(WorkerId),
-    /// Ask a worker's runner to stream the output it holds.
-    Nudge(WorkerId),
-    /// Start a timer of this kind (milliseconds), replacing the one running.
-    StartTimer(Timer, u32),
-    /// Stop the timer of this kind.
-    CancelTimer(Timer),
-    /// Tell run `id`'s caller what happened to it.
-    Notify(RunId, RunEvent),
-    /// Answer job `id`'s caller; it hears nothing more.
-    Resolve(RunId, Reply),
-    /// The runtime's status changed.
-    Status(RuntimeStatus),
-    /// Write to the console.
-    Log(Log),
-}
+/// How long a session must have been idle before it is parked to make room
+/// for another: a client that sends one job after another (a batch spread
+/// over sessions, say) leaves its session idle for a moment between them,
+/// and parking it then would cost it a worker start for every job.
+pub const PARK_AFTER_IDLE_MS: u32 = 1_000;
 
 /// What a worker is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Role {
-    /// Takes the jobs.
-    Active,
-    /// Loads Python in advance, to replace the active worker.
+    /// Runs this session's jobs.
+    Session(String),
+    /// Loads Python in advance: the next session to need a worker takes it.
     Spare,
     /// Stores a start-up snapshot, then ends.
     Maker,
@@ -252,13 +98,44 @@ struct Slot {
     id: WorkerId,
     role: Role,
     stage: Stage,
+    /// Started in the background (see [`BACKGROUND_IDLE_MS`]): it gives way
+    /// to a job that arrives while it still loads.
+    background: bool,
+}
+
+/// One session: its jobs, its worker when it has one, and its run's clock.
+#[derive(Debug)]
+struct Session {
+    scheduler: Scheduler,
+    worker: Option<WorkerId>,
+    /// When it last had a job submitted or finished: the least recent idle
+    /// session is parked first.
+    last_used: f64,
+    deadline: Option<Deadline>,
+    /// The run an interrupt was sent to; stopping it again means terminating.
+    interrupting: Option<RunId>,
+    /// Listed among the sessions (it has run code and was not deleted).
+    listed: bool,
+}
+
+impl Session {
+    fn new(name: &str, now_ms: f64) -> Self {
+        Self {
+            scheduler: Scheduler::new(name),
+            worker: None,
+            last_used: now_ms,
+            deadline: None,
+            interrupting: None,
+            listed: false,
+        }
+    }
 }
 
 /// Who waits for a job, and what is known of it so far.
 #[derive(Debug)]
 enum Caller {
     Run(PendingRun),
-    Clear,
+    Done,
     Query,
 }
 
@@ -272,7 +149,7 @@ struct PendingRun {
     stop: Option<StopReason>,
 }
 
-/// What the [`Timer::Deadline`] running means.
+/// What a session's [`Timer::Deadline`] means.
 #[derive(Debug)]
 enum Deadline {
     /// Run `id` times out.
@@ -285,93 +162,163 @@ enum Deadline {
     },
 }
 
-/// The runtime's state: its workers, its callers' jobs and its timers.
+/// The runtime's state: its workers, its sessions, its callers' jobs and its timers.
 #[derive(Debug)]
 pub struct Supervisor {
     /// Whether workers get an interrupt buffer (the page is cross-origin isolated).
     interrupts: bool,
+    limits: PoolLimits,
     /// A handful at most, oldest first.
     workers: Vec<Slot>,
     last_worker: u64,
-    /// A maker was started once: a failed one is not retried on this page.
-    snapshot_attempted: bool,
-    /// How the active worker started, while the maker or spare waits for the
-    /// job it took on at ready to finish (see [`Supervisor::after_ready`]).
-    helpers_waiting: Option<SnapshotUse>,
-    scheduler: Scheduler,
+    /// The page has checked the workers' CSP: new workers may start.
+    admitted: bool,
+    sessions: BTreeMap<String, Session>,
+    /// Sessions with a job but no worker, first come first served.
+    waiting: Vec<String>,
+    ids: Ids,
     callers: HashMap<RunId, Caller>,
-    deadline: Option<Deadline>,
-    /// The run an interrupt was sent to; stopping it again means terminating.
-    interrupting: Option<RunId>,
+    /// A maker was started once: a failed one is not retried on this page
+    /// (one that gave way to a job is).
+    snapshot_attempted: bool,
+    /// How the first worker to be ready started: a maker is due when it did
+    /// not use a snapshot.
+    first_start: Option<SnapshotUse>,
+    /// The [`Timer::Background`] is running.
+    background_armed: bool,
+    /// Since when no job has been queued or running, while that holds.
+    idle_since: Option<f64>,
+    /// The [`Timer::Pool`] is running.
+    pool_armed: bool,
     /// A nudge timer is running (see [`Supervisor::keep_streaming`]).
     nudging: bool,
-    /// Python was ready once: a later failure restarts rather than fails.
+    /// Python was ready once.
     ever_ready: bool,
     failure: Option<String>,
+    /// The session states last told, so only changes are.
+    told: Vec<SessionState>,
     now_ms: f64,
     effects: Vec<Effect>,
 }
 
 impl Supervisor {
     /// Starts the runtime (`interrupts`: whether workers get an interrupt
-    /// buffer); returns the effects that start it.
+    /// buffer) within `limits`; returns the effects that start it.
     ///
-    /// The worker index.html created is the active worker at once, so a
-    /// script that fails to load fails the start. It takes code only once
-    /// [`Event::Guarded`] says its CSP is in place.
-    pub fn start(interrupts: bool) -> (Self, Vec<Effect>) {
+    /// The worker index.html created starts loading Python at once, as the
+    /// pool's first worker: a script that fails to load fails the start. It
+    /// takes code only once [`Event::Guarded`] says its CSP is in place, and
+    /// no other worker starts before then.
+    pub fn start(interrupts: bool, limits: PoolLimits) -> (Self, Vec<Effect>) {
         let mut supervisor = Self {
             interrupts,
+            limits,
             workers: Vec::new(),
             last_worker: 0,
-            snapshot_attempted: false,
-            helpers_waiting: None,
-            scheduler: Scheduler::new(),
+            admitted: false,
+            sessions: BTreeMap::new(),
+            waiting: Vec::new(),
+            ids: Ids::default(),
             callers: HashMap::new(),
-            deadline: None,
-            interrupting: None,
+            snapshot_attempted: false,
+            first_start: None,
+            background_armed: false,
+            idle_since: None,
+            pool_armed: false,
             nudging: false,
             ever_ready: false,
             failure: None,
+            told: Vec::new(),
             now_ms: 0.0,
             effects: Vec::new(),
         };
-        supervisor.spawn(Role::Active, Start::Early);
+        supervisor.spawn(Role::Spare, Start::Early);
         let effects = supervisor.take();
         (supervisor, effects)
     }
 
     /// Sessions that have run code and were not deleted.
     pub fn sessions(&self) -> Vec<String> {
-        self.scheduler.sessions()
+        let listed = self.sessions.iter().filter(|(_, s)| s.listed);
+        listed.map(|(name, _)| name.clone()).collect()
+    }
+
+    /// The pool's limits now.
+    pub fn limits(&self) -> PoolLimits {
+        self.limits
+    }
+
+    /// What each session is doing, as last told ([`Effect::Sessions`]).
+    pub fn session_states(&self) -> Vec<SessionState> {
+        self.told.clone()
     }
 
     /// Queues a caller's job at `now_ms`; returns its id and what to do now.
     ///
-    /// A run is refused when Python has failed or its input files are over
-    /// its limit. Jobs submitted before Python is ready wait and then run in order.
+    /// Refused when Python has failed, or a run's input files are over its
+    /// limit. Jobs submitted before their session's worker is ready wait
+    /// and then run in order.
     pub fn submit(
         &mut self,
         now_ms: f64,
         call: Call,
     ) -> Result<(RunId, Vec<Effect>), RuntimeError> {
         self.now_ms = now_ms;
-        let (job, caller) = match call {
+        if let Some(message) = &self.failure {
+            return Err(RuntimeError::Unavailable(message.clone()));
+        }
+        let id = self.ids.new_id();
+        let (name, job, caller) = match call {
             Call::Run(request) => {
-                if let Some(message) = &self.failure {
-                    return Err(RuntimeError::Unavailable(message.clone()));
-                }
                 if let Some(why) = oversized_input(&request) {
                     return Err(RuntimeError::Rejected(why));
                 }
-                (Job::Run(request), Caller::Run(PendingRun::default()))
+                let name = request.session.clone();
+                if !request.fresh {
+                    self.session_mut(&name).listed = true;
+                }
+                (name, Job::Run(request), Caller::Run(PendingRun::default()))
             }
-            Call::Clear { session, forget } => (Job::Clear { session, forget }, Caller::Clear),
-            Call::Query(query) => (Job::Query(query), Caller::Query),
+            Call::Clear { session, forget } => {
+                if forget {
+                    self.session_mut(&session).listed = false;
+                }
+                (session, Job::Clear { forget }, Caller::Done)
+            }
+            Call::Query(query) => {
+                let name = match &query {
+                    Query::ReadFile { session, path } => {
+                        if let Some(why) = self.nothing_to_read(session, path) {
+                            return Err(RuntimeError::Rejected(why));
+                        }
+                        session.clone()
+                    }
+                    Query::Check { .. } => self.session_for_check(),
+                    Query::Complete { session, .. } => session.clone(),
+                };
+                (name, Job::Query(query), Caller::Query)
+            }
+            Call::RestoreFiles { session, files } => {
+                self.session_mut(&session).listed = true;
+                if let Some(state) = self.sessions.get_mut(&session) {
+                    state.scheduler.restore_files(files, &mut self.ids);
+                }
+                self.pump(&session);
+                self.emit(Effect::Resolve(id, Reply::Done(Ok(()))));
+                self.settle();
+                return Ok((id, self.take()));
+            }
         };
-        let (id, next) = self.scheduler.submit(job);
         self.callers.insert(id, caller);
-        self.dispatch(next);
+        let session = self.session_mut(&name);
+        session.last_used = now_ms;
+        session.scheduler.submit(id, job);
+        self.pump(&name);
+        // The job takes its worker first (the spare, even while it loads),
+        // then whatever else loads in the background gives way.
+        self.place_waiting();
+        self.give_way();
+        self.settle();
         Ok((id, self.take()))
     }
 
@@ -391,14 +338,18 @@ impl Supervisor {
             Event::Error(worker, message) => self.on_error(worker, message),
             Event::SpawnFailed(worker, error) => self.on_spawn_failed(worker, error),
             Event::PostFailed(worker, error) => {
-                if self.role(worker) == Some(Role::Active) {
+                if let Some(Role::Session(name)) = self.role(worker) {
                     self.emit(Effect::Log(Log::Error(error.to_string())));
-                    self.restart(StopReason::Crashed(error.to_string()));
+                    self.restart(&name, StopReason::Crashed(error.to_string()));
                 }
             }
-            Event::Tick(Timer::Deadline) => self.on_deadline(),
+            Event::Tick(Timer::Deadline(worker)) => self.on_deadline(worker),
             Event::Tick(Timer::Nudge) => self.on_nudge(),
+            Event::Tick(Timer::Background) => self.on_background(),
+            Event::Tick(Timer::Pool) => self.pool_armed = false,
+            Event::Limits(limits) => self.limits = limits,
         }
+        self.settle();
         self.take()
     }
 
@@ -410,15 +361,43 @@ impl Supervisor {
         self.effects.push(effect);
     }
 
+    /// After every call and event: waiting sessions get workers, background
+    /// work is armed or stopped, sessions nobody needs are dropped, and
+    /// changes of the sessions' states are told.
+    fn settle(&mut self) {
+        self.place_waiting();
+        self.settle_background();
+        self.sessions.retain(|_, session| {
+            session.listed || session.worker.is_some() || !session.scheduler.is_empty()
+        });
+        let states = self.states();
+        if states != self.told {
+            self.told = states.clone();
+            self.emit(Effect::Sessions(states));
+        }
+    }
+
+    fn session_mut(&mut self, name: &str) -> &mut Session {
+        let now_ms = self.now_ms;
+        self.sessions
+            .entry(name.to_owned())
+            .or_insert_with(|| Session::new(name, now_ms))
+    }
+
     /// The oldest worker in `role`.
-    fn find(&self, role: Role) -> Option<WorkerId> {
-        let slot = self.workers.iter().find(|slot| slot.role == role);
+    fn find(&self, role: &Role) -> Option<WorkerId> {
+        let slot = self.workers.iter().find(|slot| slot.role == *role);
         slot.map(|slot| slot.id)
     }
 
     fn role(&self, worker: WorkerId) -> Option<Role> {
         let slot = self.workers.iter().find(|slot| slot.id == worker);
-        slot.map(|slot| slot.role)
+        slot.map(|slot| slot.role.clone())
+    }
+
+    fn stage(&self, worker: WorkerId) -> Option<Stage> {
+        let slot = self.workers.iter().find(|slot| slot.id == worker);
+        slot.map(|slot| slot.stage)
     }
 
     fn slot(&mut self, worker: WorkerId) -> Option<&mut Slot> {
@@ -430,52 +409,87 @@ impl Supervisor {
         Some(self.workers.remove(at))
     }
 
+    /// Workers that count against the pool's limit: the sessions' and the spare.
+    fn live_workers(&self) -> usize {
+        let counted = |slot: &&Slot| slot.role != Role::Maker;
+        self.workers.iter().filter(counted).count()
+    }
+
     /// Starts a worker whose messages are tagged with a new generation.
-    fn spawn(&mut self, role: Role, start: Start) {
+    fn spawn(&mut self, role: Role, start: Start) -> WorkerId {
         self.last_worker += 1;
         let worker = WorkerId(self.last_worker);
         let stage = match start {
             Start::Early => Stage::Created,
             Start::Python | Start::SnapshotMaker => Stage::Starting,
         };
+        if let Role::Session(name) = &role {
+            let name = name.clone();
+            self.session_mut(&name).worker = Some(worker);
+        }
         self.workers.push(Slot {
             id: worker,
             role,
             stage,
+            background: false,
         });
         self.emit(Effect::Spawn { worker, start });
+        worker
     }
 
-    /// Ends a worker for good: whatever it says later is ignored.
+    /// Ends a worker for good: whatever it says later is ignored. A
+    /// session it served is left without one.
     fn retire(&mut self, worker: WorkerId) {
-        self.remove(worker);
+        if let Some(slot) = self.remove(worker) {
+            if let Role::Session(name) = slot.role {
+                self.set_deadline(&name, None);
+                if let Some(session) = self.sessions.get_mut(&name) {
+                    session.worker = None;
+                    session.interrupting = None;
+                }
+            }
+        }
         self.emit(Effect::Terminate(worker));
     }
 
     /// Sends `init` to the early worker once the guard has passed
-    /// (`Ok(true)`), else starts a new one; fails the start when the guard
-    /// failed. Nothing when it has failed already.
+    /// (`Ok(true)`), else starts a new one in its place; fails the start
+    /// when the guard failed. Nothing when it has failed already.
     fn admit(&mut self, guarded: Result<bool, RuntimeError>) {
         if self.failure.is_some() {
             return;
         }
-        let early = self.find(Role::Active);
-        if let (Ok(true), Some(worker)) = (&guarded, early) {
-            if let Some(slot) = self.slot(worker) {
+        let early = self
+            .workers
+            .iter()
+            .find(|slot| slot.stage == Stage::Created)
+            .map(|slot| (slot.id, slot.role.clone()));
+        if let (Ok(true), Some((worker, _))) = (&guarded, &early) {
+            self.admitted = true;
+            if let Some(slot) = self.slot(*worker) {
                 slot.stage = Stage::Starting;
             }
-            self.emit(Effect::Init(worker));
+            self.emit(Effect::Init(*worker));
             return;
         }
         // Created from a script without its CSP (or not created at all), the
         // early worker is replaced.
-        if let Some(worker) = early {
-            self.remove(worker);
+        if let Some((worker, _)) = &early {
+            self.remove(*worker);
         }
         if guarded.is_ok() {
-            self.spawn(Role::Active, Start::Python);
+            self.admitted = true;
+            match &early {
+                Some((_, role)) => {
+                    self.spawn(role.clone(), Start::Python);
+                }
+                None if self.waiting.is_empty() && self.live_workers() == 0 => {
+                    self.spawn(Role::Spare, Start::Python);
+                }
+                None => {}
+            }
         }
-        if let Some(worker) = early {
+        if let Some((worker, _)) = early {
             self.emit(Effect::Terminate(worker));
         }
         if let Err(error) = guarded {
@@ -487,102 +501,140 @@ impl Supervisor {
         let Some(slot) = self.remove(worker) else {
             return;
         };
+        if let Role::Session(name) = &slot.role {
+            if let Some(session) = self.sessions.get_mut(name) {
+                session.worker = None;
+            }
+        }
         match (slot.role, slot.stage) {
             // The guard's answer starts another, which reports why.
-            (Role::Active, Stage::Created) => {}
-            (Role::Active, _) => self.fail(error.to_string()),
+            (Role::Session(name), Stage::Created) => self.pump(&name),
+            (_, Stage::Created) => {}
+            (Role::Maker, _) => {
+                let message = format!("could not start the snapshot maker: {error}");
+                self.emit(Effect::Log(Log::Warning(message)));
+            }
+            _ if !self.ever_ready => self.fail(error.to_string()),
             (Role::Spare, _) => {
                 let message = format!("could not start a spare worker: {error}");
                 self.emit(Effect::Log(Log::Error(message)));
             }
-            (Role::Maker, _) => {
-                let message = format!("could not start the snapshot maker: {error}");
-                self.emit(Effect::Log(Log::Warning(message)));
-                self.ensure_spare();
-            }
+            (Role::Session(name), _) => self.start_failed(&name, error.to_string()),
         }
     }
 
     /// Stops run `id`: a queued run never starts, a running one is stopped.
     fn cancel(&mut self, id: RunId) {
-        if self.scheduler.cancel_waiting(id) {
-            if let Some(Caller::Run(_)) = self.callers.get(&id) {
-                self.callers.remove(&id);
-                let result = outcome::stopped(&StopReason::Cancelled, &[], 0.0, None);
-                self.emit(Effect::Resolve(id, Reply::Run(Ok(Box::new(result)))));
+        let mut running = None;
+        for (name, session) in &mut self.sessions {
+            if session.scheduler.cancel_waiting(id) {
+                if let Some(Caller::Run(_)) = self.callers.get(&id) {
+                    self.callers.remove(&id);
+                    let result = outcome::stopped(&StopReason::Cancelled, &[], 0.0, None);
+                    self.effects
+                        .push(Effect::Resolve(id, Reply::Run(Ok(Box::new(result)))));
+                }
+                return;
             }
-        } else if self.scheduler.in_flight() == Some(id) {
-            self.stop(id, StopReason::Cancelled);
+            if session.scheduler.in_flight() == Some(id) {
+                running = Some(name.clone());
+            }
+        }
+        if let Some(name) = running {
+            self.stop(&name, id, StopReason::Cancelled);
         }
     }
 
     fn on_error(&mut self, worker: WorkerId, message: String) {
-        match self.role(worker) {
-            Some(Role::Active) => {
-                if self.ever_ready {
-                    self.restart(StopReason::Crashed(message));
-                } else {
-                    self.fail(message);
-                }
-            }
-            Some(Role::Spare) => {
+        let Some(role) = self.role(worker) else {
+            return;
+        };
+        match role {
+            Role::Maker => self.maker_finished(Some(message)),
+            _ if !self.ever_ready => self.fail(message),
+            Role::Spare => {
                 let message = format!("the spare worker failed: {message}");
                 self.emit(Effect::Log(Log::Error(message)));
                 self.retire(worker);
             }
-            Some(Role::Maker) => self.maker_finished(Some(message)),
-            None => {}
+            Role::Session(name) => {
+                if self.stage(worker) == Some(Stage::Ready) {
+                    self.restart(&name, StopReason::Crashed(message));
+                } else {
+                    self.retire(worker);
+                    self.start_failed(&name, message);
+                }
+            }
         }
+    }
+
+    /// The worker started for session `name` failed before it was ready:
+    /// its callers hear why. Its ledger stays for the next worker to replay.
+    fn start_failed(&mut self, name: &str, message: String) {
+        self.emit(Effect::Log(Log::Error(format!(
+            "a worker for session {} could not start: {message}",
+            quoted(name)
+        ))));
+        self.waiting.retain(|waiting| waiting != name);
+        let failed = match self.sessions.get_mut(name) {
+            Some(session) => session.scheduler.fail_callers(),
+            None => return,
+        };
+        self.fail_jobs(failed, &message);
     }
 
     fn on_message(&mut self, worker: WorkerId, message: WorkerMessage) {
-        match (self.role(worker), message) {
-            (Some(Role::Active), message) => self.on_active_message(worker, message),
-            (Some(Role::Spare), WorkerMessage::Ready { .. }) => {
+        let Some(role) = self.role(worker) else {
+            // A retired worker's last words.
+            return;
+        };
+        match (role, message) {
+            (_, WorkerMessage::Progress(progress)) => {
+                if !self.ever_ready {
+                    self.emit(Effect::Status(RuntimeStatus::Loading(progress)));
+                }
+            }
+            (Role::Maker, WorkerMessage::SnapshotStored { .. }) => self.maker_finished(None),
+            (Role::Maker, WorkerMessage::Fatal { message }) => self.maker_finished(Some(message)),
+            // What the maker says besides is not for the app.
+            (Role::Maker, _) => {}
+            (
+                role,
+                WorkerMessage::Ready {
+                    python,
+                    pyodide,
+                    snapshot,
+                },
+            ) => {
                 if let Some(slot) = self.slot(worker) {
                     slot.stage = Stage::Ready;
                 }
+                if !self.ever_ready {
+                    self.ever_ready = true;
+                    self.first_start = Some(snapshot.clone());
+                    self.emit(Effect::Status(RuntimeStatus::Ready {
+                        python,
+                        pyodide,
+                        interrupts: self.interrupts,
+                        snapshot,
+                    }));
+                }
+                if let Role::Session(name) = role {
+                    if let Some(session) = self.sessions.get_mut(&name) {
+                        session.scheduler.set_ready();
+                    }
+                    self.pump(&name);
+                }
             }
-            (Some(Role::Spare), WorkerMessage::Fatal { message }) => self.on_error(worker, message),
-            (Some(Role::Maker), WorkerMessage::SnapshotStored { .. }) => self.maker_finished(None),
-            (Some(Role::Maker), WorkerMessage::Fatal { message }) => {
-                self.maker_finished(Some(message))
-            }
-            // Retired workers, and what helpers say besides.
-            _ => {}
+            (_, WorkerMessage::Fatal { message }) => self.on_error(worker, message),
+            (Role::Session(name), message) => self.on_session_message(&name, message),
+            // Jobs go to session workers only.
+            (Role::Spare, _) => {}
         }
     }
 
-    fn on_active_message(&mut self, worker: WorkerId, message: WorkerMessage) {
+    fn on_session_message(&mut self, name: &str, message: WorkerMessage) {
         match message {
-            WorkerMessage::Progress(progress) => {
-                self.emit(Effect::Status(RuntimeStatus::Loading(progress)))
-            }
-            WorkerMessage::Ready {
-                python,
-                pyodide,
-                snapshot,
-            } => {
-                self.ever_ready = true;
-                if let Some(slot) = self.slot(worker) {
-                    slot.stage = Stage::Ready;
-                }
-                let next = self.scheduler.set_ready();
-                self.emit(Effect::Status(RuntimeStatus::Ready {
-                    python,
-                    pyodide,
-                    interrupts: self.interrupts,
-                    snapshot: snapshot.clone(),
-                }));
-                let busy = next.is_some();
-                self.dispatch(next);
-                if busy {
-                    self.helpers_waiting = Some(snapshot);
-                } else {
-                    self.after_ready(&snapshot);
-                }
-            }
-            WorkerMessage::Fatal { message } => self.on_error(worker, message),
             WorkerMessage::PackageProgress {
                 id,
                 packages,
@@ -599,8 +651,8 @@ impl Supervisor {
             WorkerMessage::LoadingPackages { id } => {
                 // Once the run is being stopped, the deadline is the
                 // interrupt's grace period, which must keep running.
-                if self.scheduler.in_flight() == Some(id) && self.interrupting != Some(id) {
-                    self.set_deadline(None);
+                if self.in_flight(name) == Some(id) && self.interrupting(name) != Some(id) {
+                    self.set_deadline(name, None);
                 }
                 // Which packages is known once their downloads start.
                 let packages = RunEvent::Packages {
@@ -610,20 +662,33 @@ impl Supervisor {
                 };
                 self.notify(id, packages);
             }
-            WorkerMessage::Started { id } => self.start_clock(id),
+            WorkerMessage::Started { id } => self.start_clock(name, id),
             WorkerMessage::Stream { id, chunk } => {
                 if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
                     run.streamed.push(chunk.clone());
                 }
                 self.notify(id, RunEvent::Output(chunk));
             }
-            WorkerMessage::RunFailed { id, message } => {
-                if self.scheduler.in_flight() == Some(id) {
-                    self.restart(StopReason::Crashed(message));
+            WorkerMessage::RunFailed {
+                id,
+                message,
+                memory,
+            } => {
+                if self.in_flight(name) == Some(id) {
+                    let reason = match memory {
+                        Some(memory) if memory.limit_reached => {
+                            StopReason::MemoryLimit(memory.limit_bytes, message)
+                        }
+                        _ => StopReason::Crashed(message),
+                    };
+                    self.restart(name, reason);
                 }
             }
             WorkerMessage::Answer { id, answer, error } => {
-                let (completions, next) = self.scheduler.complete(id, true, "");
+                if self.in_flight(name) != Some(id) {
+                    return;
+                }
+                let completions = self.complete(name, id, true, "");
                 if let Some(Caller::Query) = self.callers.get(&id) {
                     self.callers.remove(&id);
                     let answer = answer.ok_or_else(|| {
@@ -633,32 +698,52 @@ impl Supervisor {
                     });
                     self.emit(Effect::Resolve(id, Reply::Query(answer)));
                 }
-                self.finish_job(completions, next);
+                self.finish_job(name, completions);
             }
-            WorkerMessage::SessionCleared { id } => {
-                self.set_deadline(None);
-                let (completions, next) = self.scheduler.complete(id, true, "");
-                self.finish_job(completions, next);
-            }
-            WorkerMessage::Done { id, result } => self.on_done(id, *result),
-            // Only the snapshot maker sends it, and the maker is never the active worker.
-            WorkerMessage::SnapshotStored { .. } => {}
+            WorkerMessage::Done { id, result } => self.on_done(name, id, *result),
+            // Handled for every role in `on_message`, or the maker's alone.
+            WorkerMessage::Progress(_)
+            | WorkerMessage::Ready { .. }
+            | WorkerMessage::Fatal { .. }
+            | WorkerMessage::SnapshotStored { .. } => {}
         }
     }
 
-    fn on_done(&mut self, id: RunId, result: RunResult) {
-        if self.scheduler.in_flight() != Some(id) {
+    fn in_flight(&self, name: &str) -> Option<RunId> {
+        self.sessions.get(name)?.scheduler.in_flight()
+    }
+
+    fn interrupting(&self, name: &str) -> Option<RunId> {
+        self.sessions.get(name)?.interrupting
+    }
+
+    /// Job `id` of session `name` ended in its worker.
+    fn complete(
+        &mut self,
+        name: &str,
+        id: RunId,
+        succeeded: bool,
+        reason: &str,
+    ) -> Vec<Completion> {
+        self.set_deadline(name, None);
+        let Some(session) = self.sessions.get_mut(name) else {
+            return Vec::new();
+        };
+        session.interrupting = None;
+        session.scheduler.complete(id, succeeded, reason)
+    }
+
+    fn on_done(&mut self, name: &str, id: RunId, result: RunResult) {
+        if self.in_flight(name) != Some(id) {
             return;
         }
-        self.set_deadline(None);
-        self.interrupting = None;
         let succeeded = result.status == RunStatus::Ok;
         let reason = result
             .error
             .as_ref()
             .map(|e| format!("{}: {}", e.kind, e.message))
             .unwrap_or_default();
-        let (completions, next) = self.scheduler.complete(id, succeeded, &reason);
+        let completions = self.complete(name, id, succeeded, &reason);
         if let Some(Caller::Run(run)) = self.callers.remove(&id) {
             // The runner streams nothing at the end: what it had not sent yet is
             // only in the result, and whoever follows the run hears it from here.
@@ -667,217 +752,34 @@ impl Supervisor {
             }
             let mut result = match (&run.stop, result.status) {
                 (Some(reason), RunStatus::Cancelled) => outcome::interrupted(result, reason),
-                _ => outcome::with_network_hint(result),
+                _ => outcome::with_memory_hint(outcome::with_network_hint(result)),
             };
             // The worker sent stdout and stderr empty: they are `output`, joined.
             result.share_output();
+            if result.restored.is_none() {
+                result.restored = self
+                    .sessions
+                    .get_mut(name)
+                    .and_then(|session| session.scheduler.take_note());
+            }
             self.emit(Effect::Resolve(id, Reply::Run(Ok(Box::new(result)))));
         }
-        self.finish_job(completions, next);
+        self.finish_job(name, completions);
     }
 
-    /// A job has finished: its results go out, the next job goes in, and the
-    /// helpers held back at ready start.
-    fn finish_job(&mut self, completions: Vec<Completion>, next: Option<HostMessage>) {
-        self.resolve(completions);
-        self.dispatch(next);
-        if let Some(snapshot) = self.helpers_waiting.take() {
-            self.after_ready(&snapshot);
+    /// A job of session `name` has finished: its results go out, the next job goes in.
+    fn finish_job(&mut self, name: &str, completions: Vec<Completion>) {
+        let now_ms = self.now_ms;
+        if let Some(session) = self.sessions.get_mut(name) {
+            session.last_used = now_ms;
         }
+        self.resolve(completions);
+        self.pump(name);
     }
 
     fn notify(&mut self, id: RunId, event: RunEvent) {
         if let Some(Caller::Run(_)) = self.callers.get(&id) {
             self.emit(Effect::Notify(id, event));
-        }
-    }
-
-    /// Posts the job the scheduler chose, if any.
-    fn dispatch(&mut self, next: Option<HostMessage>) {
-        let Some(message) = next else { return };
-        let Some(worker) = self.find(Role::Active) else {
-            let error = RuntimeError::Closed.to_string();
-            self.emit(Effect::Log(Log::Error(error.clone())));
-            self.restart(StopReason::Crashed(error));
-            return;
-        };
-        let run = match &message {
-            HostMessage::Run { id, .. } => Some(*id),
-            _ => None,
-        };
-        self.emit(Effect::Post(worker, message));
-        // Python takes a run as soon as it arrives; only loading packages
-        // (`loading_packages` to `started`) stops the clock.
-        if let Some(id) = run {
-            self.start_clock(id);
-        }
-    }
-
-    /// Run `id` is in Python's hands: its timeout starts (again) in full.
-    fn start_clock(&mut self, id: RunId) {
-        if self.scheduler.in_flight() != Some(id) {
-            return;
-        }
-        // A run stopped while its packages loaded keeps the interrupt's repeats.
-        if self.interrupting != Some(id) {
-            let timeout = self.scheduler.in_flight_timeout_ms();
-            self.set_deadline(timeout.map(|limit| (Deadline::Timeout { id, limit }, limit)));
-        }
-        let now_ms = self.now_ms;
-        let started = match self.callers.get_mut(&id) {
-            Some(Caller::Run(run)) => {
-                run.started_ms = Some(now_ms);
-                true
-            }
-            _ => false,
-        };
-        self.keep_streaming();
-        if started {
-            self.emit(Effect::Notify(id, RunEvent::Started));
-        }
-    }
-
-    /// Starts the deadline timer for `deadline` (after its milliseconds), or stops it.
-    fn set_deadline(&mut self, deadline: Option<(Deadline, u32)>) {
-        match deadline {
-            Some((deadline, ms)) => {
-                self.deadline = Some(deadline);
-                self.emit(Effect::StartTimer(Timer::Deadline, ms));
-            }
-            None => {
-                if self.deadline.take().is_some() {
-                    self.emit(Effect::CancelTimer(Timer::Deadline));
-                }
-            }
-        }
-    }
-
-    fn on_deadline(&mut self) {
-        match self.deadline.take() {
-            Some(Deadline::Timeout { id, limit }) => self.stop(id, StopReason::Timeout(limit)),
-            Some(Deadline::Interrupt {
-                id,
-                reason,
-                left_ms,
-            }) => {
-                let still = self.interrupting == Some(id) && self.scheduler.in_flight() == Some(id);
-                if !still {
-                    return;
-                }
-                match self.interruptible().filter(|_| left_ms > 0) {
-                    Some(worker) => {
-                        self.emit(Effect::Interrupt(worker));
-                        self.repeat_interrupt(id, reason, left_ms);
-                    }
-                    None => self.restart(reason),
-                }
-            }
-            None => {}
-        }
-    }
-
-    /// While a run is in Python's hands, nudges it every [`NUDGE_MS`] to
-    /// stream the output it holds. Only where runs can be interrupted: the
-    /// nudge travels through the interrupt buffer, and without one the
-    /// runner sends every line at once anyway. One timer serves runs that
-    /// follow each other (it stops at the first tick that finds none in
-    /// flight), not one per run.
-    fn keep_streaming(&mut self) {
-        if self.nudging || self.interruptible().is_none() {
-            return;
-        }
-        self.nudging = true;
-        self.emit(Effect::StartTimer(Timer::Nudge, NUDGE_MS));
-    }
-
-    fn on_nudge(&mut self) {
-        if !self.nudging {
-            return;
-        }
-        self.nudging = false;
-        if self.scheduler.in_flight().is_none() {
-            return;
-        }
-        if let Some(worker) = self.interruptible() {
-            self.emit(Effect::Nudge(worker));
-            self.keep_streaming();
-        }
-    }
-
-    /// The active worker, if it has an interrupt buffer.
-    fn interruptible(&self) -> Option<WorkerId> {
-        self.find(Role::Active).filter(|_| self.interrupts)
-    }
-
-    /// Stops the job in flight: by interrupt when possible, else by restarting the worker.
-    fn stop(&mut self, id: RunId, reason: StopReason) {
-        if self.scheduler.in_flight() != Some(id) {
-            return;
-        }
-        if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
-            run.stop = Some(reason.clone());
-        }
-        let escalate = self.interrupting == Some(id);
-        match self.interruptible().filter(|_| !escalate) {
-            Some(worker) => {
-                self.emit(Effect::Interrupt(worker));
-                self.interrupting = Some(id);
-                self.repeat_interrupt(id, reason, INTERRUPT_GRACE_MS);
-            }
-            None => self.restart(reason),
-        }
-    }
-
-    /// While run `id` has not stopped, writes its interrupt again every
-    /// [`INTERRUPT_REPEAT_MS`]; once `left_ms` are used up, terminates it.
-    fn repeat_interrupt(&mut self, id: RunId, reason: StopReason, left_ms: u32) {
-        let wait = left_ms.min(INTERRUPT_REPEAT_MS);
-        let left_ms = left_ms - wait;
-        self.set_deadline(Some((
-            Deadline::Interrupt {
-                id,
-                reason,
-                left_ms,
-            },
-            wait,
-        )));
-    }
-
-    /// Replaces the active worker with the spare and replays the ledger into it.
-    fn restart(&mut self, reason: StopReason) {
-        let reason_text = match &reason {
-            StopReason::Timeout(_) => "timed out while being replayed".to_owned(),
-            StopReason::Cancelled => "cancelled while being replayed".to_owned(),
-            StopReason::Crashed(detail) => format!("crashed while being replayed: {detail}"),
-        };
-        if let Some(id) = self.scheduler.in_flight() {
-            if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
-                run.stop.get_or_insert(reason);
-            }
-        }
-        self.set_deadline(None);
-        self.interrupting = None;
-        // The worker they waited for is gone; its successor's `ready` decides.
-        self.helpers_waiting = None;
-        let completions = self.scheduler.restart(&reason_text);
-        if let Some(worker) = self.find(Role::Active) {
-            self.retire(worker);
-        }
-        let promoted = self.find(Role::Spare).and_then(|worker| {
-            let slot = self.slot(worker)?;
-            slot.role = Role::Active;
-            Some(slot.stage == Stage::Ready)
-        });
-        self.resolve(completions);
-        match promoted {
-            Some(true) => {
-                let next = self.scheduler.set_ready();
-                self.dispatch(next);
-                self.ensure_spare();
-            }
-            // The spare is still loading: its `ready` continues the work.
-            Some(false) => {}
-            None => self.spawn(Role::Active, Start::Python),
         }
     }
 
@@ -887,14 +789,14 @@ impl Supervisor {
             match completion {
                 // A run's own result comes with `done`, a query's with `answer`.
                 Completion::Finished(id) => {
-                    if let Some(Caller::Clear) = self.callers.get(&id) {
+                    if let Some(Caller::Done) = self.callers.get(&id) {
                         self.callers.remove(&id);
-                        self.emit(Effect::Resolve(id, Reply::Clear(Ok(()))));
+                        self.emit(Effect::Resolve(id, Reply::Done(Ok(()))));
                     }
                 }
                 Completion::Restored(id, restoration) => {
                     let reply = match self.callers.remove(&id) {
-                        Some(Caller::Clear) => Reply::Clear(Ok(())),
+                        Some(Caller::Done) => Reply::Done(Ok(())),
                         Some(Caller::Query) => {
                             let message = "the sandbox restarted before it could answer";
                             Reply::Query(Err(RuntimeError::Rejected(message.to_owned())))
@@ -918,65 +820,34 @@ impl Supervisor {
         }
     }
 
-    /// Python cannot run any more: every waiting job fails with `message`.
-    fn fail(&mut self, message: String) {
-        self.failure = Some(message.clone());
-        self.set_deadline(None);
-        let workers: Vec<WorkerId> = self.workers.iter().map(|slot| slot.id).collect();
-        for worker in workers {
-            self.retire(worker);
-        }
-        for id in self.scheduler.drain() {
-            let error = RuntimeError::Unavailable(message.clone());
+    /// Jobs `ids` will never run: their callers hear `message`.
+    fn fail_jobs(&mut self, ids: Vec<RunId>, message: &str) {
+        for id in ids {
+            let error = RuntimeError::Unavailable(message.to_owned());
             let reply = match self.callers.remove(&id) {
                 Some(Caller::Run(_)) => Reply::Run(Err(error)),
-                Some(Caller::Clear) => Reply::Clear(Err(error)),
+                Some(Caller::Done) => Reply::Done(Err(error)),
                 Some(Caller::Query) => Reply::Query(Err(error)),
                 None => continue,
             };
             self.emit(Effect::Resolve(id, reply));
         }
-        self.emit(Effect::Status(RuntimeStatus::Failed { message }));
     }
 
-    /// Starts a warm spare unless there is one: the next restart then needs no cold start.
-    fn ensure_spare(&mut self) {
-        if self.find(Role::Spare).is_none() {
-            self.spawn(Role::Spare, Start::Python);
-        }
-    }
-
-    /// After the active worker is ready and has finished the job waiting for
-    /// it, if there was one: a start-up snapshot is made first when it
-    /// started without one (once per page), else the warm spare is started.
-    /// The spare waits for the maker, so the two do not compete for the CPU
-    /// and the spare itself starts from the new snapshot. Neither starts
-    /// while the first run runs: loading Pyodide again takes the cores that
-    /// run needs.
-    fn after_ready(&mut self, snapshot: &SnapshotUse) {
-        let make = *snapshot != SnapshotUse::Used
-            && !self.snapshot_attempted
-            && self.find(Role::Maker).is_none();
-        self.snapshot_attempted |= make;
-        if make {
-            self.spawn(Role::Maker, Start::SnapshotMaker);
-        } else {
-            self.ensure_spare();
-        }
-    }
-
-    /// The snapshot maker is done (`failure` says why it stored nothing): it
-    /// is terminated, and the spare it held back starts.
-    fn maker_finished(&mut self, failure: Option<String>) {
-        if let Some(message) = failure {
-            // Not an error of the app: later starts simply start from scratch.
-            let message = format!("no start-up snapshot was stored: {message}");
-            self.emit(Effect::Log(Log::Warning(message)));
-        }
-        if let Some(worker) = self.find(Role::Maker) {
+    /// Python cannot run any more: every waiting job fails with `message`.
+    fn fail(&mut self, message: String) {
+        self.failure = Some(message.clone());
+        let workers: Vec<WorkerId> = self.workers.iter().map(|slot| slot.id).collect();
+        for worker in workers {
             self.retire(worker);
         }
-        self.ensure_spare();
+        self.waiting.clear();
+        let mut failed = Vec::new();
+        for session in self.sessions.values_mut() {
+            failed.extend(session.scheduler.drain());
+        }
+        self.fail_jobs(failed, &message);
+        self.emit(Effect::Status(RuntimeStatus::Failed { message }));
     }
 }
 

@@ -1,4 +1,5 @@
-//! One Pyodide worker: the only code that touches `web_sys::Worker`.
+//! One Pyodide worker: the only code that touches a Python worker's
+//! `web_sys::Worker` (the clock's is in `clock.rs`).
 
 use gloo_events::{EventListener, EventListenerOptions};
 use js_sys::{Atomics, Int32Array, SharedArrayBuffer};
@@ -10,8 +11,9 @@ use web_sys::{
 };
 
 use super::supervisor::RuntimeError;
-pub(super) use crate::names::WORKER_PATH;
-use crate::names::{EARLY_WORKER_GLOBAL, INTERRUPT_SIGNAL, NUDGE_SIGNAL, SNAPSHOT_MAKER_NAME};
+use crate::names::{
+    EARLY_WORKER_GLOBAL, INTERRUPT_SIGNAL, NUDGE_SIGNAL, SNAPSHOT_MAKER_NAME, WORKER_PATH,
+};
 use crate::protocol::{HostMessage, HostPort, InterruptBuffer, WorkerConfig};
 
 #[wasm_bindgen]
@@ -19,12 +21,28 @@ extern "C" {
     /// The page's `crossOriginIsolated`: shared memory exists only when it is true (COOP/COEP).
     #[wasm_bindgen(thread_local_v2, js_name = crossOriginIsolated)]
     static CROSS_ORIGIN_ISOLATED: JsValue;
+
+    /// Logical processors (`navigator.hardwareConcurrency`).
+    #[wasm_bindgen(thread_local_v2, js_namespace = navigator, js_name = hardwareConcurrency)]
+    static CORES: JsValue;
+
+    /// Memory in GiB, rounded (`navigator.deviceMemory`, Chromium's only).
+    #[wasm_bindgen(thread_local_v2, js_namespace = navigator, js_name = deviceMemory)]
+    static DEVICE_MEMORY: JsValue;
 }
 
 /// Whether workers get an interrupt buffer: shared memory exists only when
 /// the page is cross-origin isolated.
 pub(super) fn interrupts_available() -> bool {
     CROSS_ORIGIN_ISOLATED.with(|value| value.as_bool() == Some(true))
+}
+
+/// The device's logical processors and memory in GiB, where the browser says.
+pub(super) fn device() -> (Option<f64>, Option<f64>) {
+    (
+        CORES.with(JsValue::as_f64),
+        DEVICE_MEMORY.with(JsValue::as_f64),
+    )
 }
 
 /// A spawned worker, its event listeners (removed when dropped), and its
@@ -44,17 +62,18 @@ pub struct PythonWorker {
 }
 
 impl PythonWorker {
-    /// Spawns the module worker, or adopts the one index.html created as the
-    /// page started. It starts Python as its script runs (the snapshot maker,
-    /// `make_snapshot`, at init), but takes no code before
-    /// [`PythonWorker::init`]. `on_message` gets each message's data;
-    /// `on_error` gets a description when the worker dies.
+    /// Spawns the module worker, or (`early`) adopts the one index.html
+    /// created as the page started, when there is one. It starts Python as
+    /// its script runs (the snapshot maker, `make_snapshot`, at init), but
+    /// takes no code before [`PythonWorker::init`]. `on_message` gets each
+    /// message's data; `on_error` gets a description when the worker dies.
     pub fn spawn(
+        early: bool,
         make_snapshot: bool,
         mut on_message: impl FnMut(JsValue) + 'static,
         mut on_error: impl FnMut(String) + 'static,
     ) -> Result<Self, RuntimeError> {
-        let early = (!make_snapshot).then(take_early_worker).flatten();
+        let early = early.then(take_early_worker).flatten();
         let worker = match early {
             Some(worker) => worker,
             None => {
@@ -154,6 +173,25 @@ fn take_early_worker() -> Option<Worker> {
     let found = js_sys::Reflect::get(&window, &key).ok()?;
     js_sys::Reflect::delete_property(&window, &key).ok()?;
     found.dyn_into::<Worker>().ok()
+}
+
+/// Resolves when the worker's script will run under its own CSP: at once
+/// where the host sends it (true), else once the service worker (which adds
+/// it) controls the page (false: a worker created before then is unguarded;
+/// `securing` hears that the wait begins). No code reaches Python without it.
+pub(super) async fn guard(securing: impl FnOnce()) -> Result<bool, RuntimeError> {
+    let unguarded = |e: crate::pwa::PwaError| RuntimeError::Unavailable(e.to_string());
+    if !crate::pwa::worker_needs_service_worker(WORKER_PATH)
+        .await
+        .map_err(unguarded)?
+    {
+        return Ok(true);
+    }
+    securing();
+    crate::pwa::wait_for_service_worker(WORKER_PATH)
+        .await
+        .map_err(unguarded)?;
+    Ok(false)
 }
 
 fn js_error(value: &JsValue) -> RuntimeError {

@@ -15,7 +15,7 @@ use super::records::{Kept, Refusal, StoredFile};
 use super::save_tracker::SaveTracker;
 use super::StorageError;
 use crate::app::SharedRuntime;
-use crate::protocol::{RunRequest, RunResult, RunStatus};
+use crate::protocol::RunResult;
 use crate::store;
 
 /// Work on browser storage, done one at a time.
@@ -51,31 +51,21 @@ impl FileKeeper {
     }
 
     /// Takes in the files read back from storage, and puts each session's
-    /// kept ones back into Python: a run with no code and the files as its
-    /// input. It queues ahead of anything the user runs, always succeeds, so
-    /// it is replayed with the session when the worker has to be replaced.
+    /// kept ones back into Python: they are replayed into the session's
+    /// worker before its next run (with the session, whenever its worker
+    /// is replaced), and no worker starts for them alone.
     pub fn restore(self, files: Vec<StoredFile>) {
         self.catalogue.set(Catalogue::from_saved(&files));
         for (session, inputs) in kept_files::inputs_by_session(files) {
-            let request = RunRequest::new("")
-                .in_session(session.clone())
-                .with_timeout_ms(None)
-                .with_files(inputs);
-            let (_, pending) = self
+            let pending = self
                 .runtime
-                .with_value(|runtime| runtime.run(request, |_| {}));
+                .with_value(|runtime| runtime.restore_files(&session, inputs));
             spawn_local(async move {
-                let problem = match pending.await {
-                    Ok(result) if result.status == RunStatus::Ok => return,
-                    Ok(result) => result.error.map_or_else(
-                        || result.status.name().to_owned(),
-                        |error| format!("{}: {}", error.kind, error.message),
-                    ),
-                    Err(error) => error.to_string(),
-                };
-                self.restore_failure.set(Some(format!(
-                    "The files of session “{session}” could not be put back into Python: {problem}"
-                )));
+                if let Err(error) = pending.await {
+                    self.restore_failure.set(Some(format!(
+                        "The files of session “{session}” could not be put back into Python: {error}"
+                    )));
+                }
             });
         }
     }

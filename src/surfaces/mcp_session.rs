@@ -74,7 +74,9 @@ impl McpSession {
     /// A session answering through `send`.
     pub fn new(host: ToolHost, send: Send) -> Self {
         Self {
-            server: Rc::new(RefCell::new(Server::new())),
+            server: Rc::new(RefCell::new(
+                Server::new().with_max_workers(host.max_workers()),
+            )),
             host,
             send,
             running: Rc::default(),
@@ -91,6 +93,10 @@ impl McpSession {
                 (self.send)(to_js(&response));
             }
             Reply::Nothing => {}
+            Reply::ReadSessions { id } => {
+                let states = self.host.session_states();
+                (self.send)(to_js(&Server::sessions_response(&id, &states)));
+            }
             Reply::Cancel(request) => {
                 if let Some(run) = self.take_run(&request) {
                     self.host.cancel(run);

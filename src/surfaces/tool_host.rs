@@ -39,10 +39,11 @@ impl ToolHost {
         let work: std::pin::Pin<Box<dyn Future<Output = ToolOutcome>>> = match call {
             ToolCall::RunPython(request) => {
                 let session = request.session.clone();
+                // A fresh run leaves nothing in its session to keep.
+                let persistence = self.persistence.filter(|_| !request.fresh);
                 let (entry, finished) =
                     launch(self.runtime, self.runs, request, self.shown, on_event);
                 run_id = Some(entry.id);
-                let persistence = self.persistence;
                 Box::pin(async move {
                     finished.await;
                     if let Some(persistence) = persistence {
@@ -81,6 +82,16 @@ impl ToolHost {
             }
         };
         (run_id, work)
+    }
+
+    /// What each session is doing.
+    pub fn session_states(self) -> Vec<crate::runtime::supervisor::SessionState> {
+        self.runtime.with_value(|runtime| runtime.session_states())
+    }
+
+    /// How many sessions the runtime runs at once.
+    pub fn max_workers(self) -> u32 {
+        self.runtime.with_value(|runtime| runtime.limits().workers)
     }
 
     /// Stops run `id` (a caller cancelled its tool call).

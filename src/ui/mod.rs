@@ -124,7 +124,7 @@ pub fn App() -> impl IntoView {
             timeout_seconds: Some(timeout_s.get_untracked().max(0.0)),
             files: files.into_iter().map(ToolFile::from).collect(),
             packages: package_list(&packages.get_untracked()),
-            tests: None,
+            ..RunPythonArgs::default()
         };
         let request = match args.into_request() {
             Ok(request) => request,
@@ -150,14 +150,21 @@ pub fn App() -> impl IntoView {
     };
     let delete_file = move |source: String| start_run(source, Vec::new(), false);
 
-    // Stop the running run, or else the oldest queued one.
+    // Stop the running run, or else the oldest queued one: the picked
+    // session's first (sessions run side by side), then any session's.
     let stop = move || {
+        let picked = session.get_untracked();
         let target = runs.with_untracked(|runs| {
             let active = |e: &&RunEntry| e.phase.with_untracked(RunPhase::is_active);
-            let running = runs
-                .iter()
-                .find(|e| matches!(e.phase.get_untracked(), RunPhase::Running { .. }));
-            running.or_else(|| runs.iter().find(active)).map(|e| e.id)
+            let running =
+                |e: &&RunEntry| matches!(e.phase.get_untracked(), RunPhase::Running { .. });
+            let here = |e: &&RunEntry| e.session.with_value(|name| *name == picked);
+            let first = |wanted: &dyn Fn(&&RunEntry) -> bool| runs.iter().find(|e| wanted(e));
+            first(&|e| here(e) && running(e))
+                .or_else(|| first(&|e| here(e) && active(e)))
+                .or_else(|| first(&running))
+                .or_else(|| first(&active))
+                .map(|e| e.id)
         });
         if let Some(id) = target {
             runtime.with_value(|runtime| runtime.cancel(id));

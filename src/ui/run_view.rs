@@ -240,7 +240,10 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         }
     });
     // A run the person stopped is not a failure of the code: said neutrally.
-    let kept = result.restored.is_none();
+    let kept = result
+        .restored
+        .as_ref()
+        .is_none_or(|restored| restored.before_run == Some(true));
     let error = result.error.map(|error| match result.status {
         RunStatus::Cancelled => view! { <StoppedNote error kept /> }.into_any(),
         _ => view! { <ErrorView error /> }.into_any(),
@@ -405,14 +408,19 @@ fn TestLine(test: TestCase) -> impl IntoView {
 #[component]
 fn RestoredNote(restored: Restoration) -> impl IntoView {
     let lost = restored.lost.len();
+    let what = if restored.before_run == Some(true) {
+        "Before this run, the session's worker was started again (it had been parked to make room, or had ended)"
+    } else {
+        "The sandbox restarted"
+    };
     let text = if lost == 0 {
         format!(
-            "The sandbox restarted; session state was restored by replaying {} earlier run(s).",
+            "{what}; session state was restored by replaying {} earlier run(s).",
             restored.replayed
         )
     } else {
         format!(
-            "The sandbox restarted; {} earlier run(s) replayed, {lost} could not be restored.",
+            "{what}; {} earlier run(s) replayed, {lost} could not be restored.",
             restored.replayed
         )
     };

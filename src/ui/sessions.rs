@@ -3,8 +3,9 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::app::SharedRuntime;
+use crate::app::{SessionStates, SharedRuntime};
 use crate::protocol::DEFAULT_SESSION;
+use crate::runtime::supervisor::{SessionPhase, SessionState};
 use crate::store::file_keeper::FileKeeper;
 use crate::store::kept_files::KeptFile;
 
@@ -21,6 +22,12 @@ pub fn SessionBar(
     let notice = RwSignal::new(None::<String>);
     // Reset (false) or Delete (true) waiting for the person to confirm.
     let confirming = RwSignal::new(None::<bool>);
+    let states = use_context::<SessionStates>().map(|states| states.0);
+    let phase_of = move |name: &str| {
+        states.and_then(|states| {
+            states.with(|all| all.iter().find(|state| state.name == name).cloned())
+        })
+    };
 
     let add = move || {
         let typed = draft.get_untracked().trim().to_owned();
@@ -126,11 +133,40 @@ pub fn SessionBar(
                         }
                     })
             }}
+            <span
+                class="session-state"
+                data-testid="session-state"
+                data-phase=move || session.with(|name| phase_of(name).map_or("none", |s| s.phase.name()))
+            >
+                {move || session.with(|name| describe(phase_of(name).as_ref()))}
+            </span>
             <span class="session-notice" data-testid="session-notice">
                 {move || notice.get()}
             </span>
         </section>
     }
+}
+
+/// What the picked session is doing, in words.
+fn describe(state: Option<&SessionState>) -> String {
+    let Some(state) = state else {
+        return "Not started: its first run starts Python for it.".to_owned();
+    };
+    let queued = match state.queued {
+        0 => String::new(),
+        n => format!(" {n} more queued."),
+    };
+    let what = match state.phase {
+        SessionPhase::Parked => {
+            "Parked: its worker was ended to make room; its next run restores it by replaying its runs."
+        }
+        SessionPhase::Waiting => "Waiting for a worker: every worker the pool allows is busy.",
+        SessionPhase::Starting => "Starting Python for this session.",
+        SessionPhase::Restoring => "Restoring this session by replaying its runs.",
+        SessionPhase::Running => "Running in its own worker.",
+        SessionPhase::Idle => "Ready in its own worker.",
+    };
+    format!("{what}{queued}")
 }
 
 /// What Reset (or Delete, with `forget`) of session `name` takes away.
@@ -170,6 +206,21 @@ mod tests {
 
     fn file(path: &str) -> KeptFile {
         KeptFile::kept(path, 1)
+    }
+
+    #[test]
+    fn the_sessions_state_is_said_in_words() {
+        let state = |phase, queued| SessionState {
+            name: "main".into(),
+            phase,
+            queued,
+        };
+        assert_eq!(
+            describe(Some(&state(SessionPhase::Running, 2))),
+            "Running in its own worker. 2 more queued."
+        );
+        assert!(describe(Some(&state(SessionPhase::Parked, 0))).starts_with("Parked"));
+        assert!(describe(None).starts_with("Not started"));
     }
 
     #[test]

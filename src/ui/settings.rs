@@ -159,10 +159,27 @@ fn DeploymentFacts(deployment: RwSignal<Option<Result<Deployment, String>>>) -> 
             Ok(facts) => view! {
                 <p data-testid="offline-packages">{facts.packages_line()}</p>
                 <p data-testid="network-allow">{facts.network_line()}</p>
+                <p data-testid="session-limits">{sessions_line()}</p>
             }
             .into_any(),
             Err(error) => view! { <p data-testid="offline-packages">{error}</p> }.into_any(),
         })
+    }
+}
+
+/// How sessions run: each in a worker of its own, how many at once, how much memory each.
+fn sessions_line() -> String {
+    let limits = use_context::<crate::app::SharedRuntime>()
+        .map(|runtime| runtime.with_value(|runtime| runtime.limits()));
+    match limits {
+        Some(limits) => format!(
+            "Each session runs in a Python worker of its own: up to {} at once (past that, the least recently used \
+             idle one is parked and restored by replay on its next run), each with up to {} of memory; \
+             a deployment sets both under sessions in {CONFIG_FILE}.",
+            limits.workers,
+            format::mebibytes(limits.memory_bytes)
+        ),
+        None => String::new(),
     }
 }
 

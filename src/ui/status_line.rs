@@ -4,9 +4,10 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::app::{now_ms, RunEntry, RunPhase};
+use crate::app::{now_ms, RunEntry, RunPhase, SessionStates};
 use crate::format;
 use crate::protocol::{LoadProgress, LoadStage, SnapshotUse};
+use crate::runtime::supervisor::{SessionPhase, SessionState};
 use crate::runtime::RuntimeStatus;
 
 /// How often the running clock updates.
@@ -130,6 +131,8 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
         }
         .into_any(),
     };
+    let states = use_context::<SessionStates>().map(|states| states.0);
+    let sessions_view = move || states.and_then(|states| states.with(|all| sessions_summary(all)));
     let run_view = move || {
         let waiting = queued.get();
         let waiting = (waiting > 0).then(|| format!("{waiting} queued"));
@@ -152,6 +155,7 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
         <div class="status-line" role="status">
             {runtime_view}
             <span data-testid="run-state">{run_view}</span>
+            <span data-testid="sessions-summary">{sessions_view}</span>
         </div>
     }
 }
@@ -172,6 +176,35 @@ pub fn loading(stage: LoadStage, loaded: u64, total: Option<u64>) -> String {
     }
 }
 
+/// What the sessions' workers do, when there are several: e.g.
+/// `"Sessions: 2 running, 1 idle, 1 parked"`.
+pub fn sessions_summary(states: &[SessionState]) -> Option<String> {
+    if states.len() < 2 {
+        return None;
+    }
+    let count =
+        |phases: &[SessionPhase]| states.iter().filter(|s| phases.contains(&s.phase)).count();
+    let parts = [
+        (
+            count(&[
+                SessionPhase::Running,
+                SessionPhase::Restoring,
+                SessionPhase::Starting,
+            ]),
+            "running",
+        ),
+        (count(&[SessionPhase::Waiting]), "waiting for a worker"),
+        (count(&[SessionPhase::Idle]), "idle"),
+        (count(&[SessionPhase::Parked]), "parked"),
+    ];
+    let said: Vec<String> = parts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+    Some(format!("Sessions: {}", said.join(", ")))
+}
+
 /// How Python started, for the status line's tooltip.
 pub fn snapshot_use(snapshot: &SnapshotUse) -> String {
     match snapshot {
@@ -190,6 +223,25 @@ pub fn snapshot_use(snapshot: &SnapshotUse) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn several_sessions_are_summed_up_by_what_they_do() {
+        let state = |name: &str, phase| SessionState {
+            name: name.into(),
+            phase,
+            queued: 0,
+        };
+        assert_eq!(sessions_summary(&[state("main", SessionPhase::Idle)]), None);
+        let states = [
+            state("a", SessionPhase::Running),
+            state("b", SessionPhase::Starting),
+            state("c", SessionPhase::Parked),
+        ];
+        assert_eq!(
+            sessions_summary(&states).as_deref(),
+            Some("Sessions: 2 running, 1 parked")
+        );
+    }
 
     #[test]
     fn snapshot_use_says_why_a_snapshot_was_not_used() {

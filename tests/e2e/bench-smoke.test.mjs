@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { runBench } from "../../bench/bench.mjs";
 import { writeReport } from "../../bench/report.mjs";
 
-const TINY = { loads: 1, roundTrips: 2, passes: 1, programs: 5, memoryRuns: 10, recoveries: 1, asks: 1, keystrokes: 5 };
+const TINY = { loads: 1, roundTrips: 2, passes: 1, programs: 5, memoryRuns: 10, recoveries: 1, asks: 1, keystrokes: 5, batches: 1 };
 
 function assertMeasured(figure, who, summary) {
   const label = `${figure.id} (${who})`;
@@ -33,7 +33,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8"));
 
     const figures = new Set(results.figures.map((f) => f.figure));
-    assert.deepEqual([...figures].sort((a, b) => Number(a) - Number(b)), ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11"]);
+    assert.deepEqual([...figures].sort((a, b) => Number(a) - Number(b)), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]);
     for (const figure of results.figures) {
       assertMeasured(figure, "sandpit", figure.sandpit);
       if (figure.raw !== null) assertMeasured(figure, "raw", figure.raw);
@@ -68,6 +68,14 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     }
     assert.ok(results.details.memory["sandpit-client"].last.workers >= 1, "the widget's workers are measured");
 
+    // Figure 9: HumanEval's first programs through runMany and raw, every one of them run.
+    const batch = results.details.batch;
+    assert.deepEqual(batch.names, ["HumanEval/0", "HumanEval/1", "HumanEval/2", "HumanEval/3", "HumanEval/4"]);
+    for (const target of ["agent", "raw"]) {
+      assert.equal(batch[target].length, TINY.batches, target);
+      assert.deepEqual(batch[target][0].statuses, Array(TINY.programs).fill("ok"), `${target}: ${batch[target][0].errors}`);
+    }
+    assert.equal(batch.rawPair.length, TINY.batches, "raw on two pages at once, the control");
     // Figure 4's paint rows (a new run's result and typing in a long file, each as
     // the page's work and as the whole wait) and figure 10, the chat-UI path.
     for (const id of [

@@ -66,7 +66,7 @@ export const READY_TIMEOUT_MS = 60_000;
 /** How long one run may take in a test. */
 export const RUN_TIMEOUT_MS = 60_000;
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -111,11 +111,22 @@ function recordWorkerMessages() {
   const NativeWorker = window.Worker;
   window.Worker = class extends NativeWorker {
     /**
+     * @param {string | URL} url
+     * @param {WorkerOptions} [options]
+     */
+    constructor(url, options) {
+      super(url, options);
+      // The clock worker (pyodide-loader/clock.mjs) keeps timers: not the Python protocol.
+      this.python = String(url).endsWith("pyodide-loader/worker.mjs");
+    }
+
+    /**
      * @param {any} data
      * @param {any} transfer
      * @param {[]} rest
      */
     postMessage(data, transfer, ...rest) {
+      if (!this.python) return super.postMessage(data, transfer, ...rest);
       record("host", data);
       for (const port of Array.isArray(transfer) ? transfer : []) {
         if (peers.has(port)) protocolPorts.add(peers.get(port));
@@ -146,7 +157,7 @@ function recordWorkerMessages() {
  * Tests run with no network: anything not on loopback fails at once, as it
  * would offline (nothing may reach a CDN from a test).
  */
-function loopbackOnly(context) {
+export function loopbackOnly(context) {
   return context.route(
     (url) => !["127.0.0.1", "localhost"].includes(url.hostname) && url.protocol.startsWith("http"),
     (route) => route.abort("internetdisconnected"),
@@ -196,12 +207,12 @@ export async function openProfile(options = {}) {
  * `makeRun: true` serves it exactly as `make run` does (its demo page too),
  * and ignores the other options.
  *
- * @param {{ isolated?: boolean, secure?: boolean, allowOrigins?: string[], embedOrigins?: string[], root?: string, makeRun?: boolean }} [options]
+ * @param {{ isolated?: boolean, secure?: boolean, allowOrigins?: string[], embedOrigins?: string[], root?: string, makeRun?: boolean, sessions?: object }} [options]
  */
-export async function startApp({ isolated = true, secure = true, allowOrigins, embedOrigins, root = DIST, makeRun = false } = {}) {
+export async function startApp({ isolated = true, secure = true, allowOrigins, embedOrigins, root = DIST, makeRun = false, sessions } = {}) {
   assert.ok(existsSync(join(root, "index.html")), `${root} is missing: run \`make build\` first`);
   const served = makeRun ? await serveMakeRun({ root, port: 0 }) : null;
-  const server = served?.server ?? (await serve({ root, isolated, secure, allowOrigins, embedOrigins }));
+  const server = served?.server ?? (await serve({ root, isolated, secure, allowOrigins, embedOrigins, sessions }));
   const browser = await launchChromium();
   const profiles = [];
   return {

@@ -133,6 +133,16 @@ class TestRun:
         assert result["duration_ms"] >= 0
         assert (result["error"], result["exit_code"], result["displays"]) == (None, None, [])
 
+    def test_a_fresh_run_sees_nothing_of_its_session_and_leaves_nothing_behind(self, sandbox):
+        run("x = 1\nopen('kept.txt', 'w').write('k')", session="lane")
+        fresh = run("open('own.txt', 'w').write('o')\n'x' in globals()", session="lane", fresh=True)
+        assert (fresh["status"], fresh["value"]["json"]) == ("ok", False)
+        assert [a["path"] for a in fresh["artifacts"]] == ["own.txt"]
+        assert fresh["files"] == [], "its directory is gone with it"
+        after = run("import os\nsorted(os.listdir()), x", session="lane")
+        assert after["value"]["json"] == [["kept.txt"], 1]
+        assert sorted(p.name for p in sandbox.iterdir()) == ["lane"]
+
     def test_globals_last_within_a_session_and_no_further(self):
         run("x = 41", session="one")
         assert run("x + 1", session="one")["value"]["json"] == 42

@@ -7,6 +7,13 @@
 export declare const WORKER_PATH: "pyodide-loader/worker.mjs";
 
 /**
+ * The clock worker's script, relative to the app's root: it keeps the
+ * runtime's timers, which run on time in a hidden tab where the page's
+ * own are throttled.
+ */
+export declare const CLOCK_PATH: "pyodide-loader/clock.mjs";
+
+/**
  * The page that hosts the Python worker's script on a frame's own thread
  * where no module worker can start (a page with an opaque origin, as a
  * frame sandboxed without `allow-same-origin` has), beside the script.
@@ -153,6 +160,24 @@ export declare const WIDGET_RESIZED: "resize";
  * notifications: the result holds all of the output anyway.
  */
 export declare const STREAM_OUTPUT_META: "sandpit/streamOutput";
+
+/**
+ * The key in a `run_python` call's `_meta` that runs the code in a fresh
+ * namespace of its own, dropped afterwards (`runMany` in sandpit-client.js).
+ */
+export declare const FRESH_RUN_META: "sandpit/freshNamespace";
+
+/**
+ * The experimental capability, in the widget's `initialize` result, that
+ * says how many sessions it runs at once (`{"maxWorkers": n}`).
+ */
+export declare const POOL_CAPABILITY: "sandpit/pool";
+
+/**
+ * The resource that lists what each of the widget's sessions is doing
+ * (JSON: `[{"name", "phase", "queued"}]`), for `sessions()` in sandpit-client.js.
+ */
+export declare const SESSIONS_URI: "sandpit://sessions";
 
 /**
  * The URI of a file in a session's working directory (RFC 6570; both

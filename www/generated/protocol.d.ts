@@ -14,6 +14,7 @@ export type HintCode =
   | "cancelled"
   | "crashed"
   | "network_blocked"
+  | "memory_limit"
   | "undefined_name";
 /**
  * Which standard stream a piece of output came from.
@@ -60,6 +61,44 @@ export type Answer =
  */
 export type CompletionKind = "module" | "class" | "function" | "property" | "variable" | "keyword";
 /**
+ * Messages from the page to the clock worker (`pyodide-loader/clock.mjs`),
+ * which keeps the runtime's timers: a dedicated worker's timers run on time
+ * in a hidden tab, where Chromium wakes the page's once a second, and
+ * chains of them once a minute after five minutes hidden.
+ */
+export type ClockCommand =
+  | {
+      start: {
+        /**
+         * The timer; a new one for every start.
+         */
+        id: number;
+        /**
+         * Milliseconds.
+         */
+        ms: number;
+      };
+    }
+  | {
+      cancel: {
+        /**
+         * The timer.
+         */
+        id: number;
+      };
+    };
+/**
+ * Messages from the clock worker.
+ */
+export type ClockMessage = {
+  fired: {
+    /**
+     * The timer.
+     */
+    id: number;
+  };
+};
+/**
  * Image format for captured matplotlib figures.
  */
 export type FigureFormat = "png" | "svg";
@@ -97,18 +136,6 @@ export type HostMessage =
          * The question.
          */
         query: Query;
-      };
-    }
-  | {
-      clear_session: {
-        /**
-         * Id echoed in the answer.
-         */
-        id: number;
-        /**
-         * The session.
-         */
-        session: string;
       };
     };
 /**
@@ -272,6 +299,10 @@ export type WorkerMessage =
          */
         id: number;
         /**
+         * The interpreter's memory when it failed, when it could be read.
+         */
+        memory?: MemoryUse | null;
+        /**
          * What went wrong.
          */
         message: string;
@@ -289,14 +320,6 @@ export type WorkerMessage =
         error?: string | null;
         /**
          * The `query` message's id.
-         */
-        id: number;
-      };
-    }
-  | {
-      session_cleared: {
-        /**
-         * The `clear_session` message's id.
          */
         id: number;
       };
@@ -346,6 +369,12 @@ export interface RunPythonArgs {
    * current directory) before it runs.
    */
   files?: ToolFile[];
+  /**
+   * How large the session's interpreter memory may grow during the run,
+   * in MiB (64 to 4096); allocations past it fail with MemoryError.
+   * Default: the deployment's (1024 unless it says otherwise).
+   */
+  memory_limit_mb?: number | null;
   /**
    * Packages to load before running, besides those the imports name
    * (e.g. "scikit-learn").
@@ -419,12 +448,18 @@ export interface RunResult {
    */
   files: FileEntry[];
   /**
+   * How much memory the session's interpreter had when the run ended, and
+   * its limit; absent when the run never reached it.
+   */
+  memory?: MemoryUse | null;
+  /**
    * stdout and stderr interleaved in the order written.
    */
   output: OutputChunk[];
   /**
-   * Set when the worker was replaced after this run (timeout without
-   * interrupts, crash, cancel): how the sessions' state was rebuilt.
+   * Set when the session's state was rebuilt by replay: after this run
+   * (its worker was replaced: a timeout without interrupts, a crash, a
+   * cancel), or before it (the session had been parked).
    */
   restored?: Restoration | null;
   /**
@@ -598,6 +633,25 @@ export interface FileEntry {
   size: number;
 }
 /**
+ * The memory of a session's interpreter (its wasm heap, where every Python
+ * object lives), as a run left it.
+ */
+export interface MemoryUse {
+  /**
+   * How large the run was allowed to make it, in bytes.
+   */
+  limit_bytes: number;
+  /**
+   * Whether the run asked for more than that (and the allocation failed).
+   */
+  limit_reached: boolean;
+  /**
+   * Its size in bytes: the most it has reached in the session so far, as
+   * wasm memory grows but never shrinks.
+   */
+  peak_bytes: number;
+}
+/**
  * One write to stdout or stderr, kept in the order it happened.
  */
 export interface OutputChunk {
@@ -615,11 +669,18 @@ export interface OutputChunk {
  */
 export interface Restoration {
   /**
+   * `true` when the session was rebuilt before this run started (its
+   * worker had been parked to make room, or had ended between runs), and
+   * the run itself went as usual; absent when this run was stopped and
+   * the session rebuilt after it.
+   */
+  before_run?: boolean | null;
+  /**
    * Runs whose replay failed: their effects are missing.
    */
   lost: LostRun[];
   /**
-   * Earlier successful runs replayed, across all sessions.
+   * Earlier successful runs of the session replayed.
    */
   replayed: number;
 }
@@ -882,9 +943,22 @@ export interface RunRequest {
    */
   files?: InputFile[];
   /**
+   * Run in a namespace and working directory of its own, dropped when the
+   * run ends: it sees nothing of the session's earlier runs and leaves
+   * nothing behind (no variables, no files, nothing to replay). For
+   * independent programs graded one by one (a benchmark's, say).
+   */
+  fresh?: boolean;
+  /**
    * Output caps.
    */
   limits: OutputLimits;
+  /**
+   * How large the session's interpreter memory (its wasm heap) may grow
+   * during the run, in bytes; the deployment's limit when absent.
+   * Allocations past it fail with `MemoryError`.
+   */
+  memory_limit_bytes?: number | null;
   /**
    * Packages to load before the code runs, besides those its imports name.
    */

@@ -1,0 +1,174 @@
+//! The runtime's timers, kept by the clock worker (`pyodide-loader/clock.mjs`):
+//! Chromium wakes a hidden page's timers once a second, and chains of them
+//! (interrupt repeats, nudges) once a minute after five minutes hidden, but
+//! a dedicated worker's run on time, so timeouts fire on time in a
+//! background tab. Should that worker not start, the page's own timers do.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use gloo_timers::callback::Timeout;
+use leptos::logging::{error as console_error, warn as console_warn};
+use serde::Serialize;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use super::supervisor::Timer;
+use crate::names::CLOCK_PATH;
+use crate::protocol::{ClockCommand, ClockMessage};
+
+/// Timers of each [`Timer`] kind, one at a time of each.
+pub struct Clock {
+    keeper: Keeper,
+    /// The id of each timer running, so a late `fired` of one replaced is told apart.
+    running: Rc<RefCell<HashMap<Timer, u32>>>,
+    last_id: Cell<u32>,
+}
+
+/// Who keeps the time.
+enum Keeper {
+    Worker {
+        worker: Worker,
+        _on_message: EventListener,
+        _on_error: EventListener,
+    },
+    Page {
+        timeouts: RefCell<HashMap<Timer, Timeout>>,
+        on_tick: Rc<dyn Fn(Timer)>,
+    },
+}
+
+impl Clock {
+    /// Starts the clock; `on_tick` hears each timer that goes off.
+    pub fn new(on_tick: impl Fn(Timer) + 'static) -> Self {
+        let running: Rc<RefCell<HashMap<Timer, u32>>> = Rc::default();
+        let on_tick: Rc<dyn Fn(Timer)> = Rc::new(on_tick);
+        let keeper = match clock_worker() {
+            Ok(worker) => {
+                let running = running.clone();
+                let on_tick = on_tick.clone();
+                let on_message = EventListener::new(&worker, "message", move |event| {
+                    let Some(event) = event.dyn_ref::<MessageEvent>() else {
+                        return;
+                    };
+                    match serde_wasm_bindgen::from_value(event.data()) {
+                        Ok(ClockMessage::Fired { id }) => {
+                            let timer = fired(&running, id);
+                            // Nothing borrowed: the tick may start timers again.
+                            if let Some(timer) = timer {
+                                on_tick(timer);
+                            }
+                        }
+                        Err(error) => {
+                            console_error!("sandpit: malformed message from the clock: {error}")
+                        }
+                    }
+                });
+                // Its script is the bundle's own: one that fails to load is a bug, made loud.
+                let on_error = EventListener::new(&worker, "error", |_| {
+                    console_error!("sandpit: the clock worker stopped; runs may not time out")
+                });
+                Keeper::Worker {
+                    worker,
+                    _on_message: on_message,
+                    _on_error: on_error,
+                }
+            }
+            Err(why) => {
+                console_warn!("sandpit: the clock worker did not start ({why}); runs' timeouts may be late in a hidden tab");
+                Keeper::Page {
+                    timeouts: RefCell::default(),
+                    on_tick,
+                }
+            }
+        };
+        Self {
+            keeper,
+            running,
+            last_id: Cell::new(0),
+        }
+    }
+
+    /// Starts a timer of this kind (milliseconds), replacing the one running.
+    pub fn start(&self, timer: Timer, ms: u32) {
+        // Timers fire at once past i32::MAX ms: capped there instead.
+        let ms = ms.min(i32::MAX.unsigned_abs());
+        let id = self.last_id.get().wrapping_add(1);
+        self.last_id.set(id);
+        let replaced = self.running.borrow_mut().insert(timer, id);
+        match &self.keeper {
+            Keeper::Worker { worker, .. } => {
+                if let Some(old) = replaced {
+                    post(worker, ClockCommand::Cancel { id: old });
+                }
+                post(worker, ClockCommand::Start { id, ms });
+            }
+            Keeper::Page { timeouts, on_tick } => {
+                let (running, on_tick) = (self.running.clone(), on_tick.clone());
+                let timeout = Timeout::new(ms, move || {
+                    if let Some(timer) = fired(&running, id) {
+                        on_tick(timer);
+                    }
+                });
+                // Replacing the running one cancels it.
+                timeouts.borrow_mut().insert(timer, timeout);
+            }
+        }
+    }
+
+    /// Stops the timer of this kind.
+    pub fn cancel(&self, timer: Timer) {
+        let Some(id) = self.running.borrow_mut().remove(&timer) else {
+            return;
+        };
+        match &self.keeper {
+            Keeper::Worker { worker, .. } => post(worker, ClockCommand::Cancel { id }),
+            Keeper::Page { timeouts, .. } => {
+                timeouts.borrow_mut().remove(&timer);
+            }
+        }
+    }
+}
+
+impl Drop for Clock {
+    fn drop(&mut self) {
+        if let Keeper::Worker { worker, .. } = &self.keeper {
+            worker.terminate();
+        }
+    }
+}
+
+/// The timer whose run is `id`, taken out of `running`; none for one
+/// cancelled or replaced since.
+fn fired(running: &RefCell<HashMap<Timer, u32>>, id: u32) -> Option<Timer> {
+    let mut running = running.borrow_mut();
+    let timer = running
+        .iter()
+        .find(|(_, running)| **running == id)?
+        .0
+        .to_owned();
+    running.remove(&timer);
+    Some(timer)
+}
+
+fn clock_worker() -> Result<Worker, String> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    Worker::new_with_options(CLOCK_PATH, &options).map_err(|e| crate::js::error::message(&e))
+}
+
+fn post(worker: &Worker, command: ClockCommand) {
+    let sent = command
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| e.to_string())
+        .and_then(|message| {
+            worker
+                .post_message(&message)
+                .map_err(|e| crate::js::error::message(&e))
+        });
+    if let Err(why) = sent {
+        console_error!("sandpit: could not reach the clock: {why}");
+    }
+}
