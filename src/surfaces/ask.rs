@@ -372,11 +372,22 @@ impl Ask {
     }
 
     /// Keeps `session`'s conversation.
+    /// Forgets `session`'s conversation for good (the session was deleted),
+    /// stopping its model first.
+    pub fn forget(self, session: &str) {
+        self.stop(session);
+        self.loops
+            .update(|loops| loops.retain(|(name, _)| name != session));
+        self.keep(Conversation::new(session));
+    }
+
     fn save(self, session: &str) {
-        let Some(conversation) = self.with_untracked(session, |ask| ask.conversation.clone())
-        else {
-            return;
-        };
+        if let Some(conversation) = self.with_untracked(session, |ask| ask.conversation.clone()) {
+            self.keep(conversation);
+        }
+    }
+
+    fn keep(self, conversation: Conversation) {
         self.saving.update(|n| *n += 1);
         spawn_local(async move {
             let saved = conversations::save(&conversation).await;

@@ -39,6 +39,13 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
         if text.trim().is_empty() || busy() {
             return;
         }
+        // A question before the kept conversation is back would start over it.
+        if !ask.loaded() {
+            notice.set(Some(
+                "The saved conversation is still loading; send again in a moment.".to_owned(),
+            ));
+            return;
+        }
         if let Some(problem) = ask.settings.with_untracked(|s| s.problem()) {
             notice.set(Some(problem));
             return;

@@ -8,6 +8,7 @@ use crate::protocol::DEFAULT_SESSION;
 use crate::runtime::supervisor::{SessionPhase, SessionState};
 use crate::store::file_keeper::FileKeeper;
 use crate::store::kept_files::KeptFile;
+use crate::surfaces::ask::Ask;
 
 /// Sessions have isolated globals; runs go to the one picked here, from `names`.
 /// Reset and Delete also drop the session's kept `files`, after asking.
@@ -44,12 +45,16 @@ pub fn SessionBar(
         session.set(name);
     };
 
+    let ask = use_context::<Ask>();
     let clear = move |forget: bool| {
         confirming.set(None);
         let name = session.get_untracked();
         let pending = runtime.with_value(|runtime| runtime.clear_session(&name, forget));
         files.forget(&name);
         if forget {
+            if let Some(ask) = ask {
+                ask.forget(&name);
+            }
             names.update(|n| n.retain(|s| *s != name));
             let first = names.with_untracked(|n| n.first().cloned());
             session.set(first.unwrap_or_else(|| DEFAULT_SESSION.to_owned()));
@@ -186,7 +191,7 @@ fn clear_warning(name: &str, files: &[KeptFile], forget: bool) -> String {
         }
     };
     if forget {
-        format!("Delete session “{name}”? Its variables{listed} are deleted.")
+        format!("Delete session “{name}”? Its variables{listed}, its code and its conversation with the model are deleted.")
     } else {
         format!("Reset session “{name}”? Its variables{listed} are deleted; its code and run history stay.")
     }
@@ -231,7 +236,7 @@ mod tests {
         );
         assert_eq!(
             clear_warning("main", &[file("a.csv")], true),
-            "Delete session “main”? Its variables and its file a.csv are deleted."
+            "Delete session “main”? Its variables and its file a.csv, its code and its conversation with the model are deleted."
         );
         let many: Vec<KeptFile> = ["a", "b", "c", "d", "e"].map(file).into();
         assert!(clear_warning("x", &many, false)

@@ -413,6 +413,28 @@ describe("a reload in the middle of the loop", () => {
   });
 });
 
+describe("a deleted session", () => {
+  test("takes its conversation with it, also from storage", async () => {
+    await sandpit.newSession("doomed");
+    stub.reset();
+    stub.script({ text: ["Noted."] });
+    await ask("Remember the secret word: heliotrope");
+    assert.equal(await sandpit.page.getByTestId("ask-asked").textContent(), "You asked: Remember the secret word: heliotrope");
+    await sandpit.page.locator('[data-testid="ask-panel"][data-saving="0"]').waitFor();
+    await sandpit.clearSession("delete-session");
+    // A new session of the same name starts with no conversation, before and after a reload.
+    await sandpit.newSession("doomed");
+    assert.equal(await sandpit.page.getByTestId("ask-log").locator(":scope > li").count(), 0);
+    await sandpit.page.locator('[data-testid="ask-panel"][data-saving="0"]').waitFor();
+    await sandpit.reload();
+    await sandpit.waitReady();
+    await sandpit.page.locator('[data-testid="ask-log"][aria-busy="false"]').waitFor({ state: "attached" });
+    assert.equal(await sandpit.page.getByTestId("ask-log").locator(":scope > li").count(), 0);
+    assert.doesNotMatch(await panel().textContent(), /heliotrope/);
+    await sandpit.selectSession("main");
+  });
+});
+
 describe("the API key", () => {
   test("is not reachable from Python: not in its objects, the worker's globals, its storage or the messages", async () => {
     // The key is live in this page: the last request carried it.
