@@ -1,7 +1,7 @@
 //! Rich outputs: images inline, math with KaTeX, HTML only inside a
 //! sandboxed iframe sized to its content, the rest as text.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use gloo_events::EventListener;
 use leptos::html;
@@ -35,17 +35,18 @@ fn frame_height(reported: f64) -> Option<f64> {
 }
 
 thread_local! {
-    static WATCHING_FRAMES: Cell<bool> = const { Cell::new(false) };
+    /// The page's one listener for output frames' heights, kept for the page's life.
+    static FRAME_HEIGHTS: RefCell<Option<EventListener>> = const { RefCell::new(None) };
 }
 
 /// Listens, once per page, for HTML outputs' heights. A message counts only
 /// from one of the page's own output frames (its `source` is the frame's
 /// window), and only its number is read.
 fn watch_frame_heights() {
-    if WATCHING_FRAMES.with(|watching| watching.replace(true)) {
+    if FRAME_HEIGHTS.with(|slot| slot.borrow().is_some()) {
         return;
     }
-    EventListener::new(&window(), "message", |event| {
+    let listener = EventListener::new(&window(), "message", |event| {
         let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else {
             return;
         };
@@ -74,8 +75,8 @@ fn watch_frame_heights() {
                 return;
             }
         }
-    })
-    .forget();
+    });
+    FRAME_HEIGHTS.with(|slot| *slot.borrow_mut() = Some(listener));
 }
 
 /// The frame document's `color-scheme` for the page's `theme`: without it

@@ -107,13 +107,12 @@ pub fn ThemeSwitch() -> impl IntoView {
     let choice = RwSignal::new(ThemeChoice::from_stored(stored.as_deref()));
     apply(choice.get_untracked());
     if let Some(query) = window().match_media(DARK_QUERY).ok().flatten() {
-        // The switch lives as long as the page.
-        EventListener::new(&query, "change", move |_| {
+        // Kept by the switch's owner, and removed with it.
+        StoredValue::new_local(EventListener::new(&query, "change", move |_| {
             if choice.get_untracked() == ThemeChoice::System {
                 apply(ThemeChoice::System);
             }
-        })
-        .forget();
+        }));
     }
     let pick = move |event: leptos::ev::Event| {
         let picked = ThemeChoice::from_stored(Some(&event_target_value(&event)));
