@@ -213,8 +213,17 @@ describe("a phone-sized screen", () => {
   test("at 390 px nothing is wider than the screen, and a new run scrolls into view", async () => {
     await sandpit.page.setViewportSize({ width: 390, height: 700 });
     try {
+      // A long line scrolls inside the editor; nothing around it grows past the screen.
+      await sandpit.setCode(`rows = ${JSON.stringify(Array.from({ length: 40 }, (_, i) => `row-${i}`))}`);
       const width = await sandpit.page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 390, `the page is ${width} px wide`);
+      const overflowing = await sandpit.page.evaluate(() =>
+        [".code-editor", '[data-testid="run"]', '[data-testid="ask-panel"]', '[data-testid="ask-input"]', '[data-testid="session"]'].flatMap((selector) => {
+          const right = document.querySelector(selector)?.getBoundingClientRect().right;
+          return right === undefined || right > 390 ? [`${selector}: ${right}`] : [];
+        }),
+      );
+      assert.deepEqual(overflowing, [], "each control is within the screen");
       await sandpit.page.evaluate(() => window.scrollTo(0, 0));
       const index = await sandpit.submit("print('seen')");
       await sandpit.result(index);
