@@ -21,8 +21,6 @@
 //! maps, [`Text`], [`Json`] and the other enums are still read by serde:
 //! small, and so the same.
 
-use std::collections::BTreeMap;
-
 use serde::de::{DeserializeOwned, Error as _};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -114,7 +112,7 @@ macro_rules! read_by_serde {
 pub(crate) use read_by_serde;
 
 read_by_serde!(String, u32, u64, i32, f64, bool, Text, Json);
-read_by_serde!(BTreeMap<String, String>);
+read_by_serde!(litemap::LiteMap<String, String>);
 
 /// [`FromSource`] for structs: each field read under its name on the wire.
 /// The struct literal names every field, so the compiler rejects a reader

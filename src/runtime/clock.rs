@@ -5,12 +5,12 @@
 //! background tab. Should that worker not start, the page's own timers do.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
 use leptos::logging::{error as console_error, warn as console_warn};
+use litemap::LiteMap;
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -23,7 +23,7 @@ use crate::protocol::{ClockCommand, ClockMessage};
 pub struct Clock {
     keeper: Keeper,
     /// The id of each timer running, so a late `fired` of one replaced is told apart.
-    running: Rc<RefCell<HashMap<Timer, u32>>>,
+    running: Rc<RefCell<LiteMap<Timer, u32>>>,
     last_id: Cell<u32>,
 }
 
@@ -35,7 +35,7 @@ enum Keeper {
         _on_error: EventListener,
     },
     Page {
-        timeouts: RefCell<HashMap<Timer, Timeout>>,
+        timeouts: RefCell<LiteMap<Timer, Timeout>>,
         on_tick: Rc<dyn Fn(Timer)>,
     },
 }
@@ -43,7 +43,7 @@ enum Keeper {
 impl Clock {
     /// Starts the clock; `on_tick` hears each timer that goes off.
     pub fn new(on_tick: impl Fn(Timer) + 'static) -> Self {
-        let running: Rc<RefCell<HashMap<Timer, u32>>> = Rc::default();
+        let running: Rc<RefCell<LiteMap<Timer, u32>>> = Rc::default();
         let on_tick: Rc<dyn Fn(Timer)> = Rc::new(on_tick);
         let keeper = match clock_worker() {
             Ok(worker) => {
@@ -142,7 +142,7 @@ impl Drop for Clock {
 
 /// The timer whose run is `id`, taken out of `running`; none for one
 /// cancelled or replaced since.
-fn fired(running: &RefCell<HashMap<Timer, u32>>, id: u32) -> Option<Timer> {
+fn fired(running: &RefCell<LiteMap<Timer, u32>>, id: u32) -> Option<Timer> {
     let mut running = running.borrow_mut();
     let timer = running
         .iter()

@@ -65,9 +65,9 @@ pub fn App() -> impl IntoView {
     let timeout_s = RwSignal::new(f64::from(DEFAULT_TIMEOUT_MS) / 1000.0);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
     // Packages to preload, per session: every run of that session asks for them.
-    // A BTreeMap as the workspace's drafts are: a HashMap would add its own
-    // hashing and table code to the wasm.
-    let session_packages = RwSignal::new(std::collections::BTreeMap::<String, String>::new());
+    // A sorted vector (LiteMap) as the workspace's drafts are: a HashMap or a
+    // BTreeMap would add their own hashing, table or tree code to the wasm.
+    let session_packages = RwSignal::new(litemap::LiteMap::<String, String>::new());
     let packages = Signal::derive(move || {
         session_packages.with(|all| session.with(|s| all.get(s).cloned().unwrap_or_default()))
     });
