@@ -360,7 +360,7 @@ fn DiffView(lines: Vec<DiffLine>) -> impl IntoView {
                             DiffLine::Added(text) => ("diff-added", format!("+ {text}\n")),
                             DiffLine::Folded(count) => ("diff-folded", format!("  … {count} unchanged line(s)\n")),
                         };
-                        view! { <span class=class>{text}</span> }
+                        view! { <span class=class>{text}</span> }.into_any()
                     })
                     .collect_view()}
             </pre>

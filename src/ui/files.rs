@@ -92,6 +92,7 @@ where
                                     </button>
                                 </li>
                             }
+                            .into_any()
                         })
                         .collect_view()
                 }}

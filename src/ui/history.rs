@@ -51,7 +51,7 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
     let lines = move || {
         read.with(|runs| {
             runs.iter()
-                .map(|(key, run)| history_item(*key, run.clone()))
+                .map(|(key, run)| history_item(*key, run.clone()).into_any())
                 .collect_view()
         })
     };

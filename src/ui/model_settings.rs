@@ -140,6 +140,7 @@ pub fn ModelSettingsForm(refused: RwSignal<Option<String>>) -> impl IntoView {
                                 {preset.label}
                             </button>
                         }
+                        .into_any()
                     })
                     .collect_view()}
             </div>
@@ -154,6 +155,7 @@ pub fn ModelSettingsForm(refused: RwSignal<Option<String>>) -> impl IntoView {
                                     {provider.label()}
                                 </option>
                             }
+                            .into_any()
                         })
                         .collect_view()}
                 </select>

@@ -187,6 +187,7 @@ fn output_chunk(chunk: OutputChunk) -> impl IntoView {
                     view! {
                         <span class="output-block" style:contain-intrinsic-block-size=height prop:textContent=block.to_js()></span>
                     }
+                    .into_any()
                 })
                 .collect_view()}
             {tail.map(inline)}
@@ -431,7 +432,7 @@ fn RestoredNote(restored: Restoration) -> impl IntoView {
                 {restored
                     .lost
                     .into_iter()
-                    .map(|run| view! { <li>{format!("{}: {} ({})", run.session, run.code_start, run.reason)}</li> })
+                    .map(|run| view! { <li>{format!("{}: {} ({})", run.session, run.code_start, run.reason)}</li> }.into_any())
                     .collect_view()}
             </ul>
         </div>
@@ -492,6 +493,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
                             </div>
                             {caret.map(|c| view! { <div class="caret-line" data-testid="caret"><span class="line-number"></span><span>{c}</span></div> })}
                         }
+                        .into_any()
                     })
                     .collect_view()}
             </pre>
