@@ -160,7 +160,7 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                 >
                     "Stop"
                 </button>
-                {move || can_continue().then(|| view! { <button data-testid="ask-continue" on:click=resume>"Continue"</button> })}
+                {move || can_continue().then(|| view! { <button data-testid="ask-continue" on:click=resume>"Continue"</button> }.into_any())}
                 <button data-testid="ask-export-notebook" prop:disabled=move || count() == 0 on:click=export_notebook>
                     "Save as notebook"
                 </button>
@@ -179,7 +179,7 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                 notice
                     .get()
                     .or_else(|| ask.save_error.get().map(|e| format!("The conversation could not be kept: {e}")))
-                    .map(|text| view! { <p class="notice status-error" data-testid="ask-notice">{text}</p> })
+                    .map(|text| view! { <p class="notice status-error" data-testid="ask-notice">{text}</p> }.into_any())
             }}
         </section>
     }
@@ -267,6 +267,7 @@ fn AnswerView(
                 {verdict.text()}
             </p>
         }
+        .into_any()
     });
     let calls = answer
         .calls
@@ -283,7 +284,7 @@ fn AnswerView(
         .collect_view();
     view! {
         <li class="ask-answer" data-testid="ask-answer" data-end=end>
-            {(!answer.text.is_empty()).then(|| view! { <p class="ask-text" data-testid="ask-text">{answer.text}</p> })}
+            {(!answer.text.is_empty()).then(|| view! { <p class="ask-text" data-testid="ask-text">{answer.text}</p> }.into_any())}
             {calls}
             {mark}
         </li>
@@ -314,7 +315,7 @@ fn CallView(
             <button type="button" data-testid="ask-open-code" on:click=move |_| code.set(opened.clone())>
                 "Open in the editor"
             </button>
-        }
+        }.into_any()
     });
     let tests = tests.map(|tests| {
         view! {
@@ -323,6 +324,7 @@ fn CallView(
                 <pre data-testid="ask-call-tests">{tests}</pre>
             </details>
         }
+        .into_any()
     });
     let diff_view = changed.map(|lines| view! { <DiffView lines /> });
     let result = match (call.run_result(), &call.reply) {

@@ -297,7 +297,7 @@ where
                         on:input=move |event| code.set(event_target_value(&event))
                         on:keydown=on_keydown
                     ></textarea>
-                    {failed.map(|why| view! { <p class="notice status-error" data-testid="editor-failed">{why}</p> })}
+                    {failed.map(|why| view! { <p class="notice status-error" data-testid="editor-failed">{why}</p> }.into_any())}
                 })
             }}
             <div class="editor-actions">

@@ -101,7 +101,7 @@ pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
 #[component]
 pub fn FilePreview(preview: Preview) -> impl IntoView {
     let cut_note = |cut: bool, what: &str| {
-        cut.then(|| view! { <p class="hint">{format!("Showing the first {what}; download the file for the rest.")}</p> })
+        cut.then(|| view! { <p class="hint">{format!("Showing the first {what}; download the file for the rest.")}</p> }.into_any())
     };
     match preview {
         Preview::Text(text, cut) => view! {

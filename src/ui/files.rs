@@ -97,10 +97,10 @@ where
                         .collect_view()
                 }}
             </ul>
-            {move || error.get().map(|e| view! { <div class="status-error" data-testid="file-error">{e}</div> })}
+            {move || error.get().map(|e| view! { <div class="status-error" data-testid="file-error">{e}</div> }.into_any())}
             <details class="session-files" open>
                 <summary>"Session files"</summary>
-                {move || files.restore_failure().map(|e| view! { <div class="status-error" data-testid="restore-failure">{e}</div> })}
+                {move || files.restore_failure().map(|e| view! { <div class="status-error" data-testid="restore-failure">{e}</div> }.into_any())}
                 <ul class="file-tree" data-testid="session-files">
                     {move || {
                         let name = session.get();
@@ -293,9 +293,9 @@ where
                         <button on:click=move |_| confirming.set(false)>"Cancel"</button>
                     </span>
                 </Show>
-            })}
-            {note.map(|note| view! { " " <span class="file-note" data-testid="file-note">{note}</span> })}
-            {move || failed.get().map(|e| view! { " " <span class="status-error">{e}</span> })}
+            }.into_any())}
+            {note.map(|note| view! { " " <span class="file-note" data-testid="file-note">{note}</span> }.into_any())}
+            {move || failed.get().map(|e| view! { " " <span class="status-error">{e}</span> }.into_any())}
             {move || previewing.get().then(|| preview.get().map(|preview| view! { <FilePreview preview /> }))}
         </li>
     }

@@ -62,7 +62,7 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
                 <button type="button" data-testid="history-older" prop:disabled=move || loading.get() on:click=move |_| more()>
                     {format!("Show {count} older runs")}
                 </button>
-            }
+            }.into_any()
         })
     };
     view! {
@@ -88,7 +88,7 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
                 <ol class="history-list" data-testid="history-list" aria-label="Runs kept in this browser, newest first">
                     {lines}
                 </ol>
-                {move || failed.get().map(|why| view! { <p class="status-error">{format!("Could not read the history: {why}")}</p> })}
+                {move || failed.get().map(|why| view! { <p class="status-error">{format!("Could not read the history: {why}")}</p> }.into_any())}
                 {older_button}
             </div>
         </section>

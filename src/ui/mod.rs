@@ -219,7 +219,7 @@ pub fn App() -> impl IntoView {
                                     >
                                         {format!("Desktop MCP relay: {}", relay.state)}
                                     </span>
-                                }
+                                }.into_any()
                             })
                     }}
                 </Show>

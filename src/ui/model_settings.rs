@@ -197,7 +197,7 @@ pub fn ModelSettingsForm(refused: RwSignal<Option<String>>) -> impl IntoView {
                 " Send figures to the model as images (needs a vision model)"
             </label>
             <p class="status-error" data-testid="model-settings-problem">{said}</p>
-            {refused.get().map(|error| view! { <p class="status-error" data-testid="model-config-error">{error}</p> })}
+            {refused.get().map(|error| view! { <p class="status-error" data-testid="model-config-error">{error}</p> }.into_any())}
         }
     };
     view! {

@@ -154,6 +154,7 @@ fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
                 {chunks.into_iter().map(output_chunk).collect_view()}
             </pre>
         }
+        .into_any()
     })
 }
 
@@ -219,6 +220,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                 )}
             </div>
         }
+        .into_any()
     });
     // A value shown in its rich form is not printed again as its repr.
     let displayed = |repr: &Text| result.displays.iter().any(|bundle| bundle.text == *repr);
@@ -232,6 +234,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                     <span prop:textContent=value.repr.to_js()></span>
                 </pre>
             }
+            .into_any()
         });
     let displays_cut = result.truncated.displays.then(|| {
         view! {
@@ -239,6 +242,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                 "Some rich outputs were dropped: over the size limit"
             </div>
         }
+        .into_any()
     });
     // A run the person stopped is not a failure of the code: said neutrally.
     let kept = result
@@ -250,7 +254,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         _ => view! { <ErrorView error /> }.into_any(),
     });
     let exit = result.exit_code.map(|code| {
-        view! { <div class="run-meta" data-testid="exit-code" data-code=code>{format!("Exited with code {code}")}</div> }
+        view! { <div class="run-meta" data-testid="exit-code" data-code=code>{format!("Exited with code {code}")}</div> }.into_any()
     });
     let restored = result
         .restored
@@ -268,6 +272,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                     .collect_view()}
             </ul>
         }
+        .into_any()
     });
     view! {
         <Output chunks=result.output />
@@ -349,7 +354,7 @@ fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
                     {label}
                     " "
                     <button data-testid="download" on:click=fetch_and_save>"Download"</button>
-                    {move || failed.get().map(|e| view! { <span class="status-error">{e}</span> })}
+                    {move || failed.get().map(|e| view! { <span class="status-error">{e}</span> }.into_any())}
                 </li>
             }
             .into_any()
@@ -372,7 +377,7 @@ fn VerificationView(verification: Verification) -> impl IntoView {
         <div class="verification" data-testid="verification" data-passed=verification.passed.to_string()>
             <strong class=if verification.passed { "status-ok" } else { "status-error" }>{head}</strong>
             <ul>{verification.tests.into_iter().map(|test| view! { <TestLine test /> }).collect_view()}</ul>
-            {verification.not_run.map(|reason| view! { <p class="run-note" data-testid="tests-not-run">{reason}</p> })}
+            {verification.not_run.map(|reason| view! { <p class="run-note" data-testid="tests-not-run">{reason}</p> }.into_any())}
         </div>
     }
 }
@@ -390,9 +395,9 @@ fn TestLine(test: TestCase) -> impl IntoView {
             }
         });
         view! {
-            {test.explanation.map(|text| view! { <pre class="test-explanation" data-testid="test-explanation">{text}</pre> })}
-            {error.map(|text| view! { <div class="test-error">{text}</div> })}
-        }
+            {test.explanation.map(|text| view! { <pre class="test-explanation" data-testid="test-explanation">{text}</pre> }.into_any())}
+            {error.map(|text| view! { <div class="test-error">{text}</div> }.into_any())}
+        }.into_any()
     });
     view! {
         <li data-testid="test-case" data-passed=test.passed.to_string() class:test-failed=!test.passed>
@@ -474,6 +479,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
     let hint = error.hint.map(|hint| {
         let code = bulk::wire_name(&hint.code);
         view! { <div class="error-hint" data-testid="hint" data-code=code>{hint.message}</div> }
+            .into_any()
     });
     let caret_line = error.line;
     let (from, to) = (error.column, error.end_column);
@@ -491,13 +497,13 @@ fn ErrorView(error: RunError) -> impl IntoView {
                                 <span class="line-number">{line.line}</span>
                                 <span class="line-text">{line.text}</span>
                             </div>
-                            {caret.map(|c| view! { <div class="caret-line" data-testid="caret"><span class="line-number"></span><span>{c}</span></div> })}
+                            {caret.map(|c| view! { <div class="caret-line" data-testid="caret"><span class="line-number"></span><span>{c}</span></div> }.into_any())}
                         }
                         .into_any()
                     })
                     .collect_view()}
             </pre>
-        }
+        }.into_any()
     });
     view! {
         <div class="run-error" data-testid="error">

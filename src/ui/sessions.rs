@@ -130,7 +130,7 @@ pub fn SessionBar(
                                     "Cancel"
                                 </button>
                             </span>
-                        }
+                        }.into_any()
                     })
             }}
             <span

@@ -94,7 +94,7 @@ pub fn Widget() -> impl IntoView {
                      or reaches its timeout, which replaces Python here and runs the session's \
                      earlier code again."
                 </p>
-            })}
+            }.into_any())}
             <Show when=move || refused.with(Option::is_some)>
                 <p class="status-error" data-testid="widget-refused">
                     "Refused: " {move || refused.get()}
