@@ -123,7 +123,7 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
         >
             <div class="ask-head">
                 <h2 id="ask-title">"Ask a model"</h2>
-                <span class="ask-model" data-testid="ask-model">{model_line}</span>
+                <span class="ask-model" data-testid="ask-model">{move || model_line()}</span>
             </div>
             <ol class="ask-log" data-testid="ask-log" aria-busy=move || (!ask.loaded()).to_string()>
                 <For
@@ -132,7 +132,7 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                     children=move |index| view! { <EntryView ask session index code /> }
                 />
             </ol>
-            <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{status}</p>
+            <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{move || status()}</p>
             <textarea
                 class="ask-input"
                 data-testid="ask-input"
@@ -211,25 +211,25 @@ fn EntryView(
         })
         .flatten()
     });
-    move || {
-        match entry.get() {
-        None => ().into_any(),
-        Some(Entry::Asked(text)) => view! {
-            <li class="ask-asked" data-testid="ask-asked"><span class="visually-hidden">"You asked: "</span>{text}</li>
-        }
-        .into_any(),
-        Some(Entry::Note(note)) => {
-            let kind = match note.kind {
-                NoteKind::Stopped => "stopped",
-                NoteKind::StepLimit => "step-limit",
-                NoteKind::Failed => "failed",
-                NoteKind::Waiting => "waiting",
-                NoteKind::Reloaded => "reloaded",
-            };
-            view! { <li class="ask-note" data-testid="ask-note" data-kind=kind>{note.text}</li> }.into_any()
-        }
-        Some(Entry::Answer(answer)) => view! { <AnswerView ask session index answer code /> }.into_any(),
-    }
+    view! {
+        {move || match entry.get() {
+            None => ().into_any(),
+            Some(Entry::Asked(text)) => view! {
+                <li class="ask-asked" data-testid="ask-asked"><span class="visually-hidden">"You asked: "</span>{text}</li>
+            }
+            .into_any(),
+            Some(Entry::Note(note)) => {
+                let kind = match note.kind {
+                    NoteKind::Stopped => "stopped",
+                    NoteKind::StepLimit => "step-limit",
+                    NoteKind::Failed => "failed",
+                    NoteKind::Waiting => "waiting",
+                    NoteKind::Reloaded => "reloaded",
+                };
+                view! { <li class="ask-note" data-testid="ask-note" data-kind=kind>{note.text}</li> }.into_any()
+            }
+            Some(Entry::Answer(answer)) => view! { <AnswerView ask session index answer code /> }.into_any(),
+        }}
     }
 }
 

@@ -66,7 +66,7 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
         })
     };
     view! {
-        <section class="history" data-testid="history" hidden=hidden>
+        <section class="history" data-testid="history" hidden=move || hidden()>
             <p class="run-note" data-testid="runs-capped">
                 {move || {
                     format!(
@@ -86,10 +86,10 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
             </p>
             <div hidden=move || !open.get()>
                 <ol class="history-list" data-testid="history-list" aria-label="Runs kept in this browser, newest first">
-                    {lines}
+                    {move || lines()}
                 </ol>
                 {move || failed.get().map(|why| view! { <p class="status-error">{format!("Could not read the history: {why}")}</p> }.into_any())}
-                {older_button}
+                {move || older_button()}
             </div>
         </section>
     }
@@ -124,7 +124,7 @@ fn history_item(key: f64, run: StoredRun) -> impl IntoView {
             >
                 {line}
             </button>
-            {shown}
+            {move || shown()}
         </li>
     }
 }

@@ -203,7 +203,7 @@ pub fn ModelSettingsForm(refused: RwSignal<Option<String>>) -> impl IntoView {
     view! {
         <fieldset class="model-settings" data-testid="model-settings" on:change=changed on:click=clicked>
             <legend>"Model for the Ask panel"</legend>
-            {form}
+            {move || form()}
         </fieldset>
     }
     .into_any()

@@ -70,7 +70,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
             class="run"
             id=run_element_id(entry.seq)
             data-testid="run-entry"
-            data-phase=phase_name
+            data-phase=move || phase_name()
             data-earlier=entry.earlier.to_string()
         >
             <div class="run-session">
@@ -78,7 +78,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
                 {entry.earlier.then_some(" · from an earlier visit: its Python state is gone")}
             </div>
             <CodeListing code=entry.code.get_value() highlight=Signal::derive(error_line) />
-            {body}
+            {move || body()}
         </article>
     }
 }
