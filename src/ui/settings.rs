@@ -154,16 +154,18 @@ impl Deployment {
 /// The deployment's packages and network allowlist.
 #[component]
 fn DeploymentFacts(deployment: RwSignal<Option<Result<Deployment, String>>>) -> impl IntoView {
-    move || {
-        deployment.get().map(|facts| match facts {
-            Ok(facts) => view! {
-                <p data-testid="offline-packages">{facts.packages_line()}</p>
-                <p data-testid="network-allow">{facts.network_line()}</p>
-                <p data-testid="session-limits">{sessions_line()}</p>
-            }
-            .into_any(),
-            Err(error) => view! { <p data-testid="offline-packages">{error}</p> }.into_any(),
-        })
+    view! {
+        {move || {
+            deployment.get().map(|facts| match facts {
+                Ok(facts) => view! {
+                    <p data-testid="offline-packages">{facts.packages_line()}</p>
+                    <p data-testid="network-allow">{facts.network_line()}</p>
+                    <p data-testid="session-limits">{sessions_line()}</p>
+                }
+                .into_any(),
+                Err(error) => view! { <p data-testid="offline-packages">{error}</p> }.into_any(),
+            })
+        }}
     }
 }
 
