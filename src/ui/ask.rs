@@ -129,7 +129,7 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                 <For
                     each=move || 0..count()
                     key=|index| *index
-                    children=move |index| view! { <EntryView ask session index code /> }
+                    children=move |index| view! { <EntryView ask session index code /> }.into_any()
                 />
             </ol>
             <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{move || status()}</p>

@@ -32,7 +32,7 @@ pub fn RunList(runs: RwSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -
             <For
                 each=move || groups.get()
                 key=|group| *group
-                children=move |group| view! { <RunGroup runs group /> }
+                children=move |group| view! { <RunGroup runs group /> }.into_any()
             />
         </section>
         <Show when=move || full.get()>
@@ -67,7 +67,7 @@ fn RunGroup(runs: RwSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
             <For
                 each=move || members.get()
                 key=|seq| *seq
-                children=move |seq| entry(seq).map(|entry| view! { <RunView entry /> })
+                children=move |seq| entry(seq).map(|entry| view! { <RunView entry /> }).into_any()
             />
         </div>
     }

@@ -85,6 +85,7 @@ pub fn SessionBar(
                                     {name}
                                 </option>
                             }
+                            .into_any()
                         }
                     />
                 </select>
