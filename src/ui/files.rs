@@ -279,19 +279,22 @@ where
                     "Delete"
                 </button>
                 <Show when=move || confirming.get()>
-                    <span class="confirm" data-testid="confirm-delete-file">
-                        <span role="alert">{format!(" Delete {}? ", delete_path)}</span>
-                        <button data-testid="confirm-delete" on:click={
-                            let path = delete_path.clone();
-                            move |_| {
-                                // After this handler: the run changes the list this row is in.
-                                let code = delete_code(&path);
-                                request_animation_frame(move || on_delete(code));
-                                confirming.set(false);
-                            }
-                        }>"Delete"</button>
-                        <button on:click=move |_| confirming.set(false)>"Cancel"</button>
-                    </span>
+                    {view! {
+                        <span class="confirm" data-testid="confirm-delete-file">
+                            <span role="alert">{format!(" Delete {}? ", delete_path)}</span>
+                            <button data-testid="confirm-delete" on:click={
+                                let path = delete_path.clone();
+                                move |_| {
+                                    // After this handler: the run changes the list this row is in.
+                                    let code = delete_code(&path);
+                                    request_animation_frame(move || on_delete(code));
+                                    confirming.set(false);
+                                }
+                            }>"Delete"</button>
+                            <button on:click=move |_| confirming.set(false)>"Cancel"</button>
+                        </span>
+                    }
+                    .into_any()}
                 </Show>
             }.into_any())}
             {note.map(|note| view! { " " <span class="file-note" data-testid="file-note">{note}</span> }.into_any())}

@@ -205,24 +205,23 @@ pub fn App() -> impl IntoView {
             <header class="app-header">
                 <h1>"Sandpit"</h1>
                 <span class="tagline">"Python in your browser, nothing leaves the page"</span>
-                <Show when=move || relay.with(Option::is_some)>
-                    {move || {
-                        relay
-                            .get()
-                            .map(|relay| {
-                                view! {
-                                    <span
-                                        class="relay"
-                                        data-testid="relay-state"
-                                        data-state=relay.state.clone()
-                                        title=relay.detail.clone()
-                                    >
-                                        {format!("Desktop MCP relay: {}", relay.state)}
-                                    </span>
-                                }.into_any()
-                            })
-                    }}
-                </Show>
+                {move || {
+                    relay
+                        .get()
+                        .map(|relay| {
+                            view! {
+                                <span
+                                    class="relay"
+                                    data-testid="relay-state"
+                                    data-state=relay.state.clone()
+                                    title=relay.detail.clone()
+                                >
+                                    {format!("Desktop MCP relay: {}", relay.state)}
+                                </span>
+                            }
+                            .into_any()
+                        })
+                }}
                 <InstallButton pwa />
                 <ThemeSwitch />
                 <Settings pwa web_mcp=offer.web_mcp model_refused />
@@ -230,38 +229,44 @@ pub fn App() -> impl IntoView {
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.
             <Show when=move || persistence.restored()>
-                <div class="toolbar">
-                    <ExamplesMenu on_pick=open_example />
-                    <SessionBar runtime session names files />
-                </div>
-                <div class="workbench">
-                    <Editor
-                        code
-                        cursor
-                        session
-                        names
-                        last_run
-                        assist
-                        on_edit
-                        timeout_s
-                        packages
-                        set_packages
-                        on_run=submit
-                        on_stop=stop
-                        can_stop
-                    />
-                    <AskPanel session code />
-                </div>
-                <Show when=move || notice.with(Option::is_some)>
-                    <p class="notice status-error" data-testid="run-notice">
-                        {move || notice.get()}
-                    </p>
-                </Show>
-                <FilesPanel attached files session on_delete=delete_file />
-                <SaveState persistence />
-                <StatusLine status activity />
-                <RunList runs history=true />
-                <HistoryPanel persistence />
+                {view! {
+                    <div class="toolbar">
+                        <ExamplesMenu on_pick=open_example />
+                        <SessionBar runtime session names files />
+                    </div>
+                    <div class="workbench">
+                        <Editor
+                            code
+                            cursor
+                            session
+                            names
+                            last_run
+                            assist
+                            on_edit
+                            timeout_s
+                            packages
+                            set_packages
+                            on_run=submit
+                            on_stop=stop
+                            can_stop
+                        />
+                        <AskPanel session code />
+                    </div>
+                    <Show when=move || notice.with(Option::is_some)>
+                        {view! {
+                            <p class="notice status-error" data-testid="run-notice">
+                                {move || notice.get()}
+                            </p>
+                        }
+                        .into_any()}
+                    </Show>
+                    <FilesPanel attached files session on_delete=delete_file />
+                    <SaveState persistence />
+                    <StatusLine status activity />
+                    <RunList runs history=true />
+                    <HistoryPanel persistence />
+                }
+                .into_any()}
             </Show>
         </main>
     }

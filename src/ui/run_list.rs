@@ -36,12 +36,15 @@ pub fn RunList(runs: RwSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -
             />
         </section>
         <Show when=move || full.get()>
-            <p class="run-note" data-testid="runs-capped">
-                {format!(
-                    "The page keeps the latest {KEPT_RUNS} runs, as a reload would; older ones are dropped. \
-                     A session's variables and files stay."
-                )}
-            </p>
+            {view! {
+                <p class="run-note" data-testid="runs-capped">
+                    {format!(
+                        "The page keeps the latest {KEPT_RUNS} runs, as a reload would; older ones are dropped. \
+                         A session's variables and files stay."
+                    )}
+                </p>
+            }
+            .into_any()}
         </Show>
     }
 }

@@ -303,7 +303,10 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                 "Result as JSON"
             </button>
             <Show when=move || json_open.get()>
-                <pre data-testid="result-json" tabindex="0" aria-label="Result as JSON" prop:textContent=move || as_json().to_js()></pre>
+                {view! {
+                    <pre data-testid="result-json" tabindex="0" aria-label="Result as JSON" prop:textContent=move || as_json().to_js()></pre>
+                }
+                .into_any()}
             </Show>
         </div>
     }

@@ -81,13 +81,16 @@ pub fn Settings(
                         }
                     }
                 >
-                    <span class="confirm">
-                        "Delete the saved code, files, run history and conversations? The offline copy of the app stays. "
-                        <button data-testid="confirm-clear-data" on:click=clear>
-                            "Delete"
-                        </button>
-                        <button on:click=move |_| confirming.set(false)>"Cancel"</button>
-                    </span>
+                    {view! {
+                        <span class="confirm">
+                            "Delete the saved code, files, run history and conversations? The offline copy of the app stays. "
+                            <button data-testid="confirm-clear-data" on:click=clear>
+                                "Delete"
+                            </button>
+                            <button on:click=move |_| confirming.set(false)>"Cancel"</button>
+                        </span>
+                    }
+                    .into_any()}
                 </Show>
             </div>
         </details>
@@ -251,8 +254,11 @@ fn OfflineState(pwa: ReadSignal<PwaState>) -> impl IntoView {
         >
             {move || state().1}
             <Show when=move || pwa.with(|pwa| pwa.install_error.is_some() && !pwa.offline_ready)>
-                " "
-                <button data-testid="retry-install" on:click=retry>"Try again"</button>
+                {view! {
+                    " "
+                    <button data-testid="retry-install" on:click=retry>"Try again"</button>
+                }
+                .into_any()}
             </Show>
         </p>
     }

@@ -72,9 +72,12 @@ pub fn UpdatePrompt(pwa: ReadSignal<PwaState>) -> impl IntoView {
         <div class="update-prompt" data-testid="update-prompt" data-state=move || state_name()>
             {move || message()}
             <Show when=can_reload>
-                <button data-testid="apply-update" on:click=apply>
-                    "Reload to update"
-                </button>
+                {view! {
+                    <button data-testid="apply-update" on:click=apply>
+                        "Reload to update"
+                    </button>
+                }
+                .into_any()}
             </Show>
         </div>
     }
@@ -92,9 +95,12 @@ pub fn InstallButton(pwa: ReadSignal<PwaState>) -> impl IntoView {
     };
     view! {
         <Show when=move || pwa.with(PwaState::can_install)>
-            <button class="install-button" data-testid="install" on:click=install>
-                "Install"
-            </button>
+            {view! {
+                <button class="install-button" data-testid="install" on:click=install>
+                    "Install"
+                </button>
+            }
+            .into_any()}
         </Show>
     }
 }

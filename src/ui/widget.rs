@@ -96,9 +96,12 @@ pub fn Widget() -> impl IntoView {
                 </p>
             }.into_any())}
             <Show when=move || refused.with(Option::is_some)>
-                <p class="status-error" data-testid="widget-refused">
-                    "Refused: " {move || refused.get()}
-                </p>
+                {view! {
+                    <p class="status-error" data-testid="widget-refused">
+                        "Refused: " {move || refused.get()}
+                    </p>
+                }
+                .into_any()}
             </Show>
             // Headless, nobody sees the runs: drawing them would only cost each run time.
             {(!headless).then(|| view! { <RunList runs /> })}
