@@ -118,8 +118,8 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
             class="ask"
             aria-labelledby="ask-title"
             data-testid="ask-panel"
-            data-phase=move || phase_name(phase())
-            data-saving=move || ask.saving.get()
+            data-phase=move || phase_name(phase()).to_owned()
+            data-saving=move || ask.saving.get().to_string()
         >
             <div class="ask-head">
                 <h2 id="ask-title">"Ask a model"</h2>

@@ -298,7 +298,8 @@ where
                         on:keydown=on_keydown
                     ></textarea>
                     {failed.map(|why| view! { <p class="notice status-error" data-testid="editor-failed">{why}</p> }.into_any())}
-                })
+                }
+                .into_any())
             }}
             <div class="editor-actions">
                 <button data-testid="run" class="run-button" on:click=move |_| run()>

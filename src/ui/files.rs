@@ -299,7 +299,7 @@ where
             }.into_any())}
             {note.map(|note| view! { " " <span class="file-note" data-testid="file-note">{note}</span> }.into_any())}
             {move || failed.get().map(|e| view! { " " <span class="status-error">{e}</span> }.into_any())}
-            {move || previewing.get().then(|| preview.get().map(|preview| view! { <FilePreview preview /> }))}
+            {move || previewing.get().then(|| preview.get().map(|preview| view! { <FilePreview preview /> })).flatten()}
         </li>
     }
 }

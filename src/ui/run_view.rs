@@ -50,7 +50,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
         } => view! {
             <div class="run-note" data-testid="packages">
                 {format::package_progress(&packages, loaded, total)}
-                <progress max=total value=loaded></progress>
+                <progress max=total.to_string() value=loaded.to_string()></progress>
             </div>
         }
         .into_any(),
@@ -70,7 +70,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
             class="run"
             id=run_element_id(entry.seq)
             data-testid="run-entry"
-            data-phase=move || phase_name()
+            data-phase=move || phase_name().to_owned()
             data-earlier=entry.earlier.to_string()
         >
             <div class="run-session">
@@ -127,7 +127,7 @@ pub fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoVie
             tabindex="0"
             aria-label="Code of this run"
             data-testid="code-listing"
-            data-error-line=move || highlight.get()
+            data-error-line=move || highlight.get().map(|line| line.to_string())
             style=move || highlight.get().map(|line| format!("--error-line: {line}"))
         >
             <span class="line-numbers">{numbers}</span>
@@ -254,7 +254,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         _ => view! { <ErrorView error /> }.into_any(),
     });
     let exit = result.exit_code.map(|code| {
-        view! { <div class="run-meta" data-testid="exit-code" data-code=code>{format!("Exited with code {code}")}</div> }.into_any()
+        view! { <div class="run-meta" data-testid="exit-code" data-code=code.to_string()>{format!("Exited with code {code}")}</div> }.into_any()
     });
     let restored = result
         .restored
@@ -287,7 +287,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         {artifacts}
         {restored}
         {exit}
-        <div class="run-meta" data-testid="duration" data-ms=result.duration_ms>
+        <div class="run-meta" data-testid="duration" data-ms=result.duration_ms.to_string()>
             {format::duration_ms(result.duration_ms)}
         </div>
         // A button, not a <details>: each <details> brings a shadow root with
@@ -434,7 +434,7 @@ fn RestoredNote(restored: Restoration) -> impl IntoView {
         )
     };
     view! {
-        <div class="restored" data-testid="restored" data-replayed=restored.replayed data-lost=lost>
+        <div class="restored" data-testid="restored" data-replayed=restored.replayed.to_string() data-lost=lost.to_string()>
             {text}
             <ul>
                 {restored
@@ -452,7 +452,7 @@ fn RestoredNote(restored: Restoration) -> impl IntoView {
 fn StoppedNote(error: RunError, kept: bool) -> impl IntoView {
     let code = error.hint.as_ref().map(|hint| bulk::wire_name(&hint.code));
     view! {
-        <div class="run-stopped" data-testid="stopped" data-line=error.line>
+        <div class="run-stopped" data-testid="stopped" data-line=error.line.map(|line| line.to_string())>
             <span data-testid="hint" data-code=code>{stopped_text(error.line, kept)}</span>
         </div>
     }
@@ -515,7 +515,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
                 ": "
                 <span data-testid="error-message">{error.message}</span>
             </div>
-            <div class="error-location" data-testid="error-line" data-line=error.line>
+            <div class="error-location" data-testid="error-line" data-line=error.line.map(|line| line.to_string())>
                 {location}
             </div>
             {hint}

@@ -19,7 +19,7 @@ pub fn SaveState(persistence: Persistence) -> impl IntoView {
         None => "Saved in this browser".to_owned(),
     };
     view! {
-        <span class="save-state" data-testid="save-state" data-state=move || state()>
+        <span class="save-state" data-testid="save-state" data-state=move || state().to_owned()>
             {move || text()}
         </span>
     }

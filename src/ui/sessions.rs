@@ -137,7 +137,7 @@ pub fn SessionBar(
             <span
                 class="session-state"
                 data-testid="session-state"
-                data-phase=move || session.with(|name| phase_of(name).map_or("none", |s| s.phase.name()))
+                data-phase=move || session.with(|name| phase_of(name).map_or("none", |s| s.phase.name()).to_owned())
             >
                 {move || session.with(|name| describe(phase_of(name).as_ref()))}
             </span>

@@ -248,7 +248,7 @@ fn OfflineState(pwa: ReadSignal<PwaState>) -> impl IntoView {
     view! {
         <p
             data-testid="offline-state"
-            data-state=move || state().0
+            data-state=move || state().0.to_owned()
             data-version=move || pwa.with(|pwa| pwa.version.clone())
             aria-live="polite"
         >

@@ -88,8 +88,8 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
             </span>
             <progress
                 data-testid="load-progress"
-                max=total.unwrap_or(0)
-                value=loaded
+                max=total.unwrap_or(0).to_string()
+                value=loaded.to_string()
             ></progress>
         }
         .into_any(),

@@ -69,8 +69,8 @@ pub fn UpdatePrompt(pwa: ReadSignal<PwaState>) -> impl IntoView {
     };
     let can_reload = move || matches!(update(), UpdateState::Ready | UpdateState::Activated);
     view! {
-        <div class="update-prompt" data-testid="update-prompt" data-state=move || state_name()>
-            {move || message()}
+        <div class="update-prompt" data-testid="update-prompt" data-state=move || state_name().to_owned()>
+            {move || message().map(str::to_owned)}
             <Show when=can_reload>
                 {view! {
                     <button data-testid="apply-update" on:click=apply>
