@@ -47,7 +47,6 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
             more();
         }
     };
-    let hidden = move || persistence.stored_runs() <= KEPT_RUNS;
     let lines = move || {
         read.with(|runs| {
             runs.iter()
@@ -66,7 +65,7 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
         })
     };
     view! {
-        <section class="history" data-testid="history" hidden=move || hidden()>
+        <section class="history" data-testid="history" hidden=move || persistence.stored_runs() <= KEPT_RUNS>
             <p class="run-note" data-testid="runs-capped">
                 {move || {
                     format!(
