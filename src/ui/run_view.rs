@@ -176,7 +176,7 @@ fn output_chunk(chunk: OutputChunk) -> impl IntoView {
     // stay inline. The pieces between are whole lines, so blocks.
     let head = pieces.remove(0);
     let tail = pieces.pop_if(|last| !last.ends_with_newline());
-    let inline = |text: Text| view! { <span prop:textContent=text.to_js()></span> };
+    let inline = |text: Text| view! { <span prop:textContent=text.to_js()></span> }.into_any();
     view! {
         <span class=class data-testid=class>
             {inline(head)}
@@ -497,7 +497,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
                         let caret = failing.then(|| caret_under(from, to)).flatten();
                         view! {
                             <div class="code-line" class:error-line=failing>
-                                <span class="line-number">{line.line}</span>
+                                <span class="line-number">{line.line.to_string()}</span>
                                 <span class="line-text">{line.text}</span>
                             </div>
                             {caret.map(|c| view! { <div class="caret-line" data-testid="caret"><span class="line-number"></span><span>{c}</span></div> }.into_any())}

@@ -75,19 +75,23 @@ pub fn SessionBar(
                         session.set(event_target_value(&event));
                     }
                 >
-                    <For
-                        each=move || names.get()
-                        key=|name| name.clone()
-                        children=move |name| {
-                            let value = name.clone();
-                            view! {
-                                <option value=value.clone() selected=move || session.get() == value>
-                                    {name}
-                                </option>
-                            }
-                            .into_any()
-                        }
-                    />
+                    // Drawn again when the names change, not keyed by name: a <For>
+                    // keyed by strings brings a keyed list's code of its own to the wasm.
+                    {move || {
+                        names
+                            .get()
+                            .into_iter()
+                            .map(|name| {
+                                let value = name.clone();
+                                view! {
+                                    <option value=value.clone() selected=move || session.get() == value>
+                                        {name}
+                                    </option>
+                                }
+                                .into_any()
+                            })
+                            .collect_view()
+                    }}
                 </select>
             </label>
             <input
