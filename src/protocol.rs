@@ -1093,6 +1093,41 @@ crate::js::reader::read_fields! {
 
 crate::js::reader::deserialize_by_hand!(RunResult, OutputChunk, CheckReport);
 
+// How the browser reads the worker's messages (see `runtime/message.rs`).
+crate::js::reader::read_by_serde!(LoadStage, SnapshotUse, CompletionKind);
+
+crate::js::reader::read_fields! {
+    LoadProgress { stage: "stage", loaded: "loaded", total: "total" }
+    Completions { token: "token", options: "options" }
+    CompletionOption { name: "name", kind: "kind" }
+}
+
+crate::js::reader::read_tagged! {
+    WorkerMessage {
+        "progress" => Progress(_),
+        "ready" => Ready { python: "python", pyodide: "pyodide", snapshot: "snapshot" },
+        "snapshot_stored" => SnapshotStored { bytes: "bytes" },
+        "fatal" => Fatal { message: "message" },
+        "package_progress" => PackageProgress {
+            id: "id",
+            packages: "packages",
+            loaded: "loaded",
+            total: "total",
+        },
+        "loading_packages" => LoadingPackages { id: "id" },
+        "started" => Started { id: "id" },
+        "stream" => Stream { id: "id", chunk: "chunk" },
+        "run_failed" => RunFailed { id: "id", message: "message", memory: "memory" },
+        "answer" => Answer { id: "id", answer: "answer", error: "error" },
+        "done" => Done { id: "id", result: "result" },
+    }
+    Answer {
+        "file" => File { content_base64: "content_base64" },
+        "check" => Check { report: "report" },
+        "complete" => Complete { completions: "completions" },
+    }
+}
+
 /// JSON Schema of every message in both directions, generated from the types above.
 pub fn schema() -> serde_json::Value {
     #[derive(JsonSchema)]

@@ -3,7 +3,7 @@
 //! what the derive refuses in the browser.
 
 use sandpit::js::reader::FromSource;
-use sandpit::protocol::{CheckReport, OutputChunk, RunResult};
+use sandpit::protocol::{Answer, CheckReport, OutputChunk, RunResult, WorkerMessage};
 use sandpit::store::records::{Kept, Refusal, StoredFile, StoredOutcome, StoredRun, Workspace};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -222,5 +222,48 @@ fn stored_records_the_derive_refuses_are_refused() {
     assert!(
         refused::<Workspace>(json!({"sessions": "main", "current": "main", "drafts": {}}))
             .contains("field `sessions`")
+    );
+}
+
+#[test]
+fn worker_messages_are_read_as_the_derive_reads_them() {
+    let messages = [
+        json!({"progress": {"stage": "download", "loaded": 10, "total": null}}),
+        json!({"progress": {"stage": "runner", "loaded": 10, "total": 20}}),
+        json!({"ready": {"python": "3.14.2", "pyodide": "314.0.7", "snapshot": "used"}}),
+        json!({"ready": {"python": "3", "pyodide": "3", "snapshot": {"rejected": {"reason": "old"}}}}),
+        json!({"snapshot_stored": {"bytes": 5_000_000_000_u64}}),
+        json!({"fatal": {"message": "no wasm"}}),
+        json!({"package_progress": {"id": 3, "packages": ["sympy"], "loaded": 1, "total": 2}}),
+        json!({"loading_packages": {"id": 3}}),
+        json!({"started": {"id": 3}}),
+        json!({"stream": {"id": 3, "chunk": {"stream": "stdout", "text": "hi"}}}),
+        json!({"run_failed": {"id": 3, "message": "crashed"}}),
+        json!({"run_failed": {"id": 3, "message": "crashed",
+            "memory": {"peak_bytes": 9, "limit_bytes": 8, "limit_reached": true}}}),
+        json!({"answer": {"id": 4, "answer": {"file": {"content_base64": "aGk="}}, "error": null}}),
+        json!({"answer": {"id": 4, "answer": {"check": {"report": full_report()}}, "error": null}}),
+        json!({"answer": {"id": 4, "answer": {"complete": {"completions": {"token": "pr",
+            "options": [{"name": "print", "kind": "function"}, {"name": "os", "kind": "module"}]}}},
+            "error": null}}),
+        json!({"answer": {"id": 4, "answer": null, "error": "no such file"}}),
+        json!({"done": {"id": 3, "result": full_result()}}),
+    ];
+    for message in messages {
+        both::<WorkerMessage>(message);
+    }
+    let answer: Answer = both(json!({"file": {"content_base64": "aGk="}}));
+    assert_eq!(answer.kind(), "file");
+    assert!(
+        refused::<WorkerMessage>(json!({"started": {"id": 3}, "done": {"id": 3}}))
+            .contains("invalid length 2")
+    );
+    assert!(refused::<WorkerMessage>(json!({"finished": {"id": 3}}))
+        .contains("unknown variant `finished`"));
+    assert!(refused::<WorkerMessage>(json!({"stream": {"id": 3}}))
+        .contains("field `stream`: missing field `chunk`"));
+    assert!(
+        refused::<WorkerMessage>(json!({"done": {"id": 3, "result": {}}}))
+            .contains("field `done`: field `result`: missing field `status`")
     );
 }

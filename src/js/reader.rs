@@ -147,6 +147,31 @@ macro_rules! read_variants {
 }
 pub(crate) use read_variants;
 
+/// [`FromSource`] for enums whose variants hold named fields (`{"variant":
+/// {"field": ...}}`) or, written `Variant(_)`, one value (`{"variant":
+/// value}`); the fields are read as [`read_fields`] reads a struct's.
+macro_rules! read_tagged {
+    ($($type:ident { $($name:literal => $variant:ident $body:tt),* $(,)? })*) => {$(
+        impl $crate::js::reader::FromSource for $type {
+            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
+                let (tag, value) = source.only_field()?;
+                let read: Result<Self, S::Error> = match tag.as_str() {
+                    $($name => $crate::js::reader::read_tagged!(@variant $variant $body value),)*
+                    _ => return Err(<S::Error as serde::de::Error>::unknown_variant(&tag, &[$($name),*])),
+                };
+                read.map_err(|error| $crate::js::reader::in_field(&tag, error))
+            }
+        }
+    )*};
+    (@variant $variant:ident (_) $value:ident) => {
+        $crate::js::reader::FromSource::read($value).map(Self::$variant)
+    };
+    (@variant $variant:ident { $($field:ident: $name:literal),* $(,)? } $value:ident) => {
+        (|| Ok(Self::$variant { $($field: $crate::js::reader::read_field(&$value, $name)?),* }))()
+    };
+}
+pub(crate) use read_tagged;
+
 /// In the browser, where serde meets these types (a worker message's
 /// field, a stored run) it hands over the JS value as it is, to be read by
 /// [`FromSource`]; natively they keep the derive.
