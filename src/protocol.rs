@@ -1021,7 +1021,32 @@ pub enum ClockMessage {
 
 // How the browser reads run results and check reports: field by field
 // (crate::js::reader), with these lists of their fields on the wire.
-crate::js::reader::read_by_serde!(RunStatus, StreamName, HintCode, Availability, MemoryUse);
+crate::js::reader::read_by_serde!(MemoryUse);
+
+crate::js::reader::read_names! {
+    RunStatus {
+        Ok: "ok",
+        Error: "error",
+        Timeout: "timeout",
+        Crashed: "crashed",
+        Cancelled: "cancelled",
+    }
+    StreamName { Stdout: "stdout", Stderr: "stderr" }
+    HintCode {
+        ModuleNotFound: "module_not_found",
+        PackageNeedsNetwork: "package_needs_network",
+        PackageBlocked: "package_blocked",
+        PackageUnavailable: "package_unavailable",
+        InputUnsupported: "input_unsupported",
+        TimedOut: "timed_out",
+        Cancelled: "cancelled",
+        Crashed: "crashed",
+        NetworkBlocked: "network_blocked",
+        MemoryLimit: "memory_limit",
+        UndefinedName: "undefined_name",
+    }
+    Availability { Offline: "offline", Network: "network", Unavailable: "unavailable" }
+}
 
 crate::js::reader::read_fields! {
     RunResult {
@@ -1094,7 +1119,19 @@ crate::js::reader::read_fields! {
 crate::js::reader::deserialize_by_hand!(RunResult, OutputChunk, CheckReport);
 
 // How the browser reads the worker's messages (see `runtime/message.rs`).
-crate::js::reader::read_by_serde!(LoadStage, SnapshotUse, CompletionKind);
+crate::js::reader::read_by_serde!(SnapshotUse);
+
+crate::js::reader::read_names! {
+    LoadStage { Download: "download", Start: "start", Runner: "runner" }
+    CompletionKind {
+        Module: "module",
+        Class: "class",
+        Function: "function",
+        Property: "property",
+        Variable: "variable",
+        Keyword: "keyword",
+    }
+}
 
 crate::js::reader::read_fields! {
     LoadProgress { stage: "stage", loaded: "loaded", total: "total" }

@@ -3,7 +3,11 @@
 //! what the derive refuses in the browser.
 
 use sandpit::js::reader::FromSource;
-use sandpit::protocol::{Answer, CheckReport, OutputChunk, RunResult, WorkerMessage};
+use sandpit::model::conversation::{AnswerEnd, NoteKind};
+use sandpit::protocol::{
+    Answer, Availability, CheckReport, CompletionKind, HintCode, LoadStage, OutputChunk, RunResult,
+    RunStatus, StreamName, WorkerMessage,
+};
 use sandpit::store::records::{Kept, Refusal, StoredFile, StoredOutcome, StoredRun, Workspace};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -266,4 +270,80 @@ fn worker_messages_are_read_as_the_derive_reads_them() {
         refused::<WorkerMessage>(json!({"done": {"id": 3, "result": {}}}))
             .contains("field `done`: field `result`: missing field `status`")
     );
+}
+
+/// Every name `T`'s JSON Schema lists, each read by hand as the derive reads it.
+fn every_name_reads<
+    T: FromSource + DeserializeOwned + schemars::JsonSchema + PartialEq + std::fmt::Debug,
+>() {
+    let schema = schemars::schema_for!(T).to_value();
+    let mut names = Vec::new();
+    collect_names(&schema, &mut names);
+    assert!(!names.is_empty(), "{schema}");
+    for name in names {
+        both::<T>(name);
+    }
+}
+
+/// The strings a schema allows: its `enum` lists and `const`s, at any depth.
+fn collect_names(schema: &Value, names: &mut Vec<Value>) {
+    match schema {
+        Value::Object(fields) => {
+            for (key, value) in fields {
+                match (key.as_str(), value) {
+                    ("const", Value::String(_)) => names.push(value.clone()),
+                    ("enum", Value::Array(items)) => names.extend(items.iter().cloned()),
+                    _ => collect_names(value, names),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_names(item, names)),
+        _ => {}
+    }
+}
+
+#[test]
+fn names_of_unit_variants_are_read_as_the_derive_reads_them() {
+    every_name_reads::<RunStatus>();
+    every_name_reads::<StreamName>();
+    every_name_reads::<HintCode>();
+    every_name_reads::<Availability>();
+    every_name_reads::<LoadStage>();
+    every_name_reads::<CompletionKind>();
+    // No schema for these: every variant, by a match that a new one breaks.
+    for end in [
+        AnswerEnd::Streaming,
+        AnswerEnd::Complete,
+        AnswerEnd::Cut,
+        AnswerEnd::Stopped,
+    ] {
+        match end {
+            AnswerEnd::Streaming | AnswerEnd::Complete | AnswerEnd::Cut | AnswerEnd::Stopped => {}
+        }
+        assert_eq!(
+            both::<AnswerEnd>(serde_json::to_value(end).expect("a name")),
+            end
+        );
+    }
+    for kind in [
+        NoteKind::Stopped,
+        NoteKind::StepLimit,
+        NoteKind::Failed,
+        NoteKind::Waiting,
+        NoteKind::Reloaded,
+    ] {
+        match kind {
+            NoteKind::Stopped
+            | NoteKind::StepLimit
+            | NoteKind::Failed
+            | NoteKind::Waiting
+            | NoteKind::Reloaded => {}
+        }
+        assert_eq!(
+            both::<NoteKind>(serde_json::to_value(kind).expect("a name")),
+            kind
+        );
+    }
+    assert!(refused::<StreamName>(json!("stdin")).contains("unknown variant `stdin`"));
+    assert!(refused::<RunStatus>(json!(3)).contains("invalid type"));
 }

@@ -147,6 +147,23 @@ macro_rules! read_variants {
 }
 pub(crate) use read_variants;
 
+/// [`FromSource`] for enums of unit variants, which serde writes as their
+/// names: `"variant"`.
+macro_rules! read_names {
+    ($($type:ident { $($variant:ident: $name:literal),* $(,)? })*) => {$(
+        impl $crate::js::reader::FromSource for $type {
+            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
+                let name: String = source.deserialize()?;
+                match name.as_str() {
+                    $($name => Ok(Self::$variant),)*
+                    _ => Err(<S::Error as serde::de::Error>::unknown_variant(&name, &[$($name),*])),
+                }
+            }
+        }
+    )*};
+}
+pub(crate) use read_names;
+
 /// [`FromSource`] for enums whose variants hold named fields (`{"variant":
 /// {"field": ...}}`) or, written `Variant(_)`, one value (`{"variant":
 /// value}`); the fields are read as [`read_fields`] reads a struct's.
