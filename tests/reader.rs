@@ -227,6 +227,14 @@ fn stored_records_the_derive_refuses_are_refused() {
         refused::<Workspace>(json!({"sessions": "main", "current": "main", "drafts": {}}))
             .contains("field `sessions`")
     );
+    assert!(refused::<Workspace>(
+        json!({"sessions": ["main"], "current": "main", "drafts": ["print(1)"]})
+    )
+    .contains("field `drafts`: expected an object"));
+    assert!(refused::<Workspace>(
+        json!({"sessions": ["main"], "current": "main", "drafts": {}, "cursors": {"main": "top"}})
+    )
+    .contains("field `cursors`: field `main`"));
 }
 
 #[test]

@@ -115,7 +115,7 @@ pub struct Cursors(pub LiteMap<String, u32>);
 
 impl crate::js::reader::FromSource for Cursors {
     fn read<S: crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
-        source.deserialize().map(Self)
+        crate::js::reader::FromSource::read(source).map(Self)
     }
 
     fn absent<E: serde::de::Error>(_: &'static str) -> Result<Self, E> {
