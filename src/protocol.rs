@@ -1158,6 +1158,9 @@ crate::js::reader::read_tagged! {
         "answer" => Answer { id: "id", answer: "answer", error: "error" },
         "done" => Done { id: "id", result: "result" },
     }
+    ClockMessage {
+        "fired" => Fired { id: "id" },
+    }
     Answer {
         "file" => File { content_base64: "content_base64" },
         "check" => Check { report: "report" },

@@ -5,8 +5,8 @@
 use sandpit::js::reader::FromSource;
 use sandpit::model::conversation::{AnswerEnd, NoteKind};
 use sandpit::protocol::{
-    Answer, Availability, CheckReport, CompletionKind, HintCode, LoadStage, OutputChunk, RunResult,
-    RunStatus, StreamName, WorkerMessage,
+    Answer, Availability, CheckReport, ClockMessage, CompletionKind, HintCode, LoadStage,
+    OutputChunk, RunResult, RunStatus, StreamName, WorkerMessage,
 };
 use sandpit::store::records::{Kept, Refusal, StoredFile, StoredOutcome, StoredRun, Workspace};
 use serde::de::DeserializeOwned;
@@ -264,6 +264,10 @@ fn worker_messages_are_read_as_the_derive_reads_them() {
     for message in messages {
         both::<WorkerMessage>(message);
     }
+    assert_eq!(
+        both::<ClockMessage>(json!({"fired": {"id": 7}})),
+        ClockMessage::Fired { id: 7 }
+    );
     let answer: Answer = both(json!({"file": {"content_base64": "aGk="}}));
     assert_eq!(answer.kind(), "file");
     assert!(

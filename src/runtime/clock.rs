@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::supervisor::Timer;
+use crate::js::reader::FromSource;
 use crate::names::CLOCK_PATH;
 use crate::protocol::{ClockCommand, ClockMessage};
 
@@ -53,7 +54,7 @@ impl Clock {
                     let Some(event) = event.dyn_ref::<MessageEvent>() else {
                         return;
                     };
-                    match serde_wasm_bindgen::from_value(event.data()) {
+                    match ClockMessage::read(event.data()) {
                         Ok(ClockMessage::Fired { id }) => {
                             let timer = fired(&running, id);
                             // Nothing borrowed: the tick may start timers again.
