@@ -1021,7 +1021,32 @@ pub enum ClockMessage {
 
 // How the browser reads run results and check reports: field by field
 // (crate::js::reader), with these lists of their fields on the wire.
-crate::js::reader::read_by_serde!(RunStatus, StreamName, HintCode, Availability, MemoryUse);
+crate::js::reader::read_by_serde!(MemoryUse);
+
+crate::js::reader::read_names! {
+    RunStatus {
+        Ok: "ok",
+        Error: "error",
+        Timeout: "timeout",
+        Crashed: "crashed",
+        Cancelled: "cancelled",
+    }
+    StreamName { Stdout: "stdout", Stderr: "stderr" }
+    HintCode {
+        ModuleNotFound: "module_not_found",
+        PackageNeedsNetwork: "package_needs_network",
+        PackageBlocked: "package_blocked",
+        PackageUnavailable: "package_unavailable",
+        InputUnsupported: "input_unsupported",
+        TimedOut: "timed_out",
+        Cancelled: "cancelled",
+        Crashed: "crashed",
+        NetworkBlocked: "network_blocked",
+        MemoryLimit: "memory_limit",
+        UndefinedName: "undefined_name",
+    }
+    Availability { Offline: "offline", Network: "network", Unavailable: "unavailable" }
+}
 
 crate::js::reader::read_fields! {
     RunResult {
@@ -1092,6 +1117,56 @@ crate::js::reader::read_fields! {
 }
 
 crate::js::reader::deserialize_by_hand!(RunResult, OutputChunk, CheckReport);
+
+// How the browser reads the worker's messages (see `runtime/message.rs`).
+crate::js::reader::read_by_serde!(SnapshotUse);
+
+crate::js::reader::read_names! {
+    LoadStage { Download: "download", Start: "start", Runner: "runner" }
+    CompletionKind {
+        Module: "module",
+        Class: "class",
+        Function: "function",
+        Property: "property",
+        Variable: "variable",
+        Keyword: "keyword",
+    }
+}
+
+crate::js::reader::read_fields! {
+    LoadProgress { stage: "stage", loaded: "loaded", total: "total" }
+    Completions { token: "token", options: "options" }
+    CompletionOption { name: "name", kind: "kind" }
+}
+
+crate::js::reader::read_tagged! {
+    WorkerMessage {
+        "progress" => Progress(_),
+        "ready" => Ready { python: "python", pyodide: "pyodide", snapshot: "snapshot" },
+        "snapshot_stored" => SnapshotStored { bytes: "bytes" },
+        "fatal" => Fatal { message: "message" },
+        "package_progress" => PackageProgress {
+            id: "id",
+            packages: "packages",
+            loaded: "loaded",
+            total: "total",
+        },
+        "loading_packages" => LoadingPackages { id: "id" },
+        "started" => Started { id: "id" },
+        "stream" => Stream { id: "id", chunk: "chunk" },
+        "run_failed" => RunFailed { id: "id", message: "message", memory: "memory" },
+        "answer" => Answer { id: "id", answer: "answer", error: "error" },
+        "done" => Done { id: "id", result: "result" },
+    }
+    ClockMessage {
+        "fired" => Fired { id: "id" },
+    }
+    Answer {
+        "file" => File { content_base64: "content_base64" },
+        "check" => Check { report: "report" },
+        "complete" => Complete { completions: "completions" },
+    }
+}
 
 /// JSON Schema of every message in both directions, generated from the types above.
 pub fn schema() -> serde_json::Value {

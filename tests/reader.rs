@@ -3,7 +3,11 @@
 //! what the derive refuses in the browser.
 
 use sandpit::js::reader::FromSource;
-use sandpit::protocol::{CheckReport, OutputChunk, RunResult};
+use sandpit::model::conversation::{AnswerEnd, NoteKind};
+use sandpit::protocol::{
+    Answer, Availability, CheckReport, ClockMessage, CompletionKind, HintCode, LoadStage,
+    OutputChunk, RunResult, RunStatus, StreamName, WorkerMessage,
+};
 use sandpit::store::records::{Kept, Refusal, StoredFile, StoredOutcome, StoredRun, Workspace};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -223,4 +227,135 @@ fn stored_records_the_derive_refuses_are_refused() {
         refused::<Workspace>(json!({"sessions": "main", "current": "main", "drafts": {}}))
             .contains("field `sessions`")
     );
+    assert!(refused::<Workspace>(
+        json!({"sessions": ["main"], "current": "main", "drafts": ["print(1)"]})
+    )
+    .contains("field `drafts`: expected an object"));
+    assert!(refused::<Workspace>(
+        json!({"sessions": ["main"], "current": "main", "drafts": {}, "cursors": {"main": "top"}})
+    )
+    .contains("field `cursors`: field `main`"));
+}
+
+#[test]
+fn worker_messages_are_read_as_the_derive_reads_them() {
+    let messages = [
+        json!({"progress": {"stage": "download", "loaded": 10, "total": null}}),
+        json!({"progress": {"stage": "runner", "loaded": 10, "total": 20}}),
+        json!({"ready": {"python": "3.14.2", "pyodide": "314.0.7", "snapshot": "used"}}),
+        json!({"ready": {"python": "3", "pyodide": "3", "snapshot": {"rejected": {"reason": "old"}}}}),
+        json!({"snapshot_stored": {"bytes": 5_000_000_000_u64}}),
+        json!({"fatal": {"message": "no wasm"}}),
+        json!({"package_progress": {"id": 3, "packages": ["sympy"], "loaded": 1, "total": 2}}),
+        json!({"loading_packages": {"id": 3}}),
+        json!({"started": {"id": 3}}),
+        json!({"stream": {"id": 3, "chunk": {"stream": "stdout", "text": "hi"}}}),
+        json!({"run_failed": {"id": 3, "message": "crashed"}}),
+        json!({"run_failed": {"id": 3, "message": "crashed",
+            "memory": {"peak_bytes": 9, "limit_bytes": 8, "limit_reached": true}}}),
+        json!({"answer": {"id": 4, "answer": {"file": {"content_base64": "aGk="}}, "error": null}}),
+        json!({"answer": {"id": 4, "answer": {"check": {"report": full_report()}}, "error": null}}),
+        json!({"answer": {"id": 4, "answer": {"complete": {"completions": {"token": "pr",
+            "options": [{"name": "print", "kind": "function"}, {"name": "os", "kind": "module"}]}}},
+            "error": null}}),
+        json!({"answer": {"id": 4, "answer": null, "error": "no such file"}}),
+        json!({"done": {"id": 3, "result": full_result()}}),
+    ];
+    for message in messages {
+        both::<WorkerMessage>(message);
+    }
+    assert_eq!(
+        both::<ClockMessage>(json!({"fired": {"id": 7}})),
+        ClockMessage::Fired { id: 7 }
+    );
+    let answer: Answer = both(json!({"file": {"content_base64": "aGk="}}));
+    assert_eq!(answer.kind(), "file");
+    assert!(
+        refused::<WorkerMessage>(json!({"started": {"id": 3}, "done": {"id": 3}}))
+            .contains("invalid length 2")
+    );
+    assert!(refused::<WorkerMessage>(json!({"finished": {"id": 3}}))
+        .contains("unknown variant `finished`"));
+    assert!(refused::<WorkerMessage>(json!({"stream": {"id": 3}}))
+        .contains("field `stream`: missing field `chunk`"));
+    assert!(
+        refused::<WorkerMessage>(json!({"done": {"id": 3, "result": {}}}))
+            .contains("field `done`: field `result`: missing field `status`")
+    );
+}
+
+/// Every name `T`'s JSON Schema lists, each read by hand as the derive reads it.
+fn every_name_reads<
+    T: FromSource + DeserializeOwned + schemars::JsonSchema + PartialEq + std::fmt::Debug,
+>() {
+    let schema = schemars::schema_for!(T).to_value();
+    let mut names = Vec::new();
+    collect_names(&schema, &mut names);
+    assert!(!names.is_empty(), "{schema}");
+    for name in names {
+        both::<T>(name);
+    }
+}
+
+/// The strings a schema allows: its `enum` lists and `const`s, at any depth.
+fn collect_names(schema: &Value, names: &mut Vec<Value>) {
+    match schema {
+        Value::Object(fields) => {
+            for (key, value) in fields {
+                match (key.as_str(), value) {
+                    ("const", Value::String(_)) => names.push(value.clone()),
+                    ("enum", Value::Array(items)) => names.extend(items.iter().cloned()),
+                    _ => collect_names(value, names),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_names(item, names)),
+        _ => {}
+    }
+}
+
+#[test]
+fn names_of_unit_variants_are_read_as_the_derive_reads_them() {
+    every_name_reads::<RunStatus>();
+    every_name_reads::<StreamName>();
+    every_name_reads::<HintCode>();
+    every_name_reads::<Availability>();
+    every_name_reads::<LoadStage>();
+    every_name_reads::<CompletionKind>();
+    // No schema for these: every variant, by a match that a new one breaks.
+    for end in [
+        AnswerEnd::Streaming,
+        AnswerEnd::Complete,
+        AnswerEnd::Cut,
+        AnswerEnd::Stopped,
+    ] {
+        match end {
+            AnswerEnd::Streaming | AnswerEnd::Complete | AnswerEnd::Cut | AnswerEnd::Stopped => {}
+        }
+        assert_eq!(
+            both::<AnswerEnd>(serde_json::to_value(end).expect("a name")),
+            end
+        );
+    }
+    for kind in [
+        NoteKind::Stopped,
+        NoteKind::StepLimit,
+        NoteKind::Failed,
+        NoteKind::Waiting,
+        NoteKind::Reloaded,
+    ] {
+        match kind {
+            NoteKind::Stopped
+            | NoteKind::StepLimit
+            | NoteKind::Failed
+            | NoteKind::Waiting
+            | NoteKind::Reloaded => {}
+        }
+        assert_eq!(
+            both::<NoteKind>(serde_json::to_value(kind).expect("a name")),
+            kind
+        );
+    }
+    assert!(refused::<StreamName>(json!("stdin")).contains("unknown variant `stdin`"));
+    assert!(refused::<RunStatus>(json!(3)).contains("invalid type"));
 }

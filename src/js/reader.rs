@@ -1,4 +1,5 @@
-//! Reading run results field by field, without serde's derive.
+//! Reading run results and the worker's messages field by field, without
+//! serde's derive.
 //!
 //! A derived `Deserialize` is a visitor per struct (field names matched as
 //! strings, each field held aside until the end, then checked for absence),
@@ -16,13 +17,13 @@
 //! an object, of which only the named fields are read (others are ignored,
 //! as that deserializer never hands them to the derive); an `Option` field
 //! that is absent, `null` or `undefined` is `None`; every other field must be
-//! present and of its type; a list is an array; an enum whose variants hold a
-//! value is an object with one field, the variant's name. Strings, numbers,
-//! maps, [`Text`], [`Json`] and the other enums are still read by serde:
-//! small, and so the same.
+//! present and of its type; a list is an array; a map is an object (not an
+//! array); an enum whose variants hold a value is an object with one field,
+//! the variant's name, and one of unit variants is the variant's name.
+//! Strings, numbers, [`Text`], [`Json`] and the remaining enums are still
+//! read by serde: small, and so the same.
 
-use std::collections::BTreeMap;
-
+use litemap::LiteMap;
 use serde::de::{DeserializeOwned, Error as _};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -46,6 +47,10 @@ pub trait Source: Sized {
     /// The name and value of this value's only field: it must be an object
     /// with exactly one.
     fn only_field(self) -> Result<(String, Self), Self::Error>;
+
+    /// The names and values of this value's fields, in order: it must be an
+    /// object (and not an array).
+    fn entries(self) -> Result<Vec<(String, Self)>, Self::Error>;
 
     /// This value read by serde.
     fn deserialize<T: DeserializeOwned>(self) -> Result<T, Self::Error>;
@@ -114,7 +119,18 @@ macro_rules! read_by_serde {
 pub(crate) use read_by_serde;
 
 read_by_serde!(String, u32, u64, i32, f64, bool, Text, Json);
-read_by_serde!(BTreeMap<String, String>);
+
+/// A map, as serde writes one: an object, each key a field name.
+impl<T: FromSource> FromSource for LiteMap<String, T> {
+    fn read<S: Source>(source: S) -> Result<Self, S::Error> {
+        let mut map = LiteMap::new();
+        for (key, value) in source.entries()? {
+            let value = T::read(value).map_err(|error| in_field(&key, error))?;
+            map.insert(key, value);
+        }
+        Ok(map)
+    }
+}
 
 /// [`FromSource`] for structs: each field read under its name on the wire.
 /// The struct literal names every field, so the compiler rejects a reader
@@ -148,6 +164,48 @@ macro_rules! read_variants {
     )*};
 }
 pub(crate) use read_variants;
+
+/// [`FromSource`] for enums of unit variants, which serde writes as their
+/// names: `"variant"`.
+macro_rules! read_names {
+    ($($type:ident { $($variant:ident: $name:literal),* $(,)? })*) => {$(
+        impl $crate::js::reader::FromSource for $type {
+            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
+                let name: String = source.deserialize()?;
+                match name.as_str() {
+                    $($name => Ok(Self::$variant),)*
+                    _ => Err(<S::Error as serde::de::Error>::unknown_variant(&name, &[$($name),*])),
+                }
+            }
+        }
+    )*};
+}
+pub(crate) use read_names;
+
+/// [`FromSource`] for enums whose variants hold named fields (`{"variant":
+/// {"field": ...}}`) or, written `Variant(_)`, one value (`{"variant":
+/// value}`); the fields are read as [`read_fields`] reads a struct's.
+macro_rules! read_tagged {
+    ($($type:ident { $($name:literal => $variant:ident $body:tt),* $(,)? })*) => {$(
+        impl $crate::js::reader::FromSource for $type {
+            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
+                let (tag, value) = source.only_field()?;
+                let read: Result<Self, S::Error> = match tag.as_str() {
+                    $($name => $crate::js::reader::read_tagged!(@variant $variant $body value),)*
+                    _ => return Err(<S::Error as serde::de::Error>::unknown_variant(&tag, &[$($name),*])),
+                };
+                read.map_err(|error| $crate::js::reader::in_field(&tag, error))
+            }
+        }
+    )*};
+    (@variant $variant:ident (_) $value:ident) => {
+        $crate::js::reader::FromSource::read($value).map(Self::$variant)
+    };
+    (@variant $variant:ident { $($field:ident: $name:literal),* $(,)? } $value:ident) => {
+        (|| Ok(Self::$variant { $($field: $crate::js::reader::read_field(&$value, $name)?),* }))()
+    };
+}
+pub(crate) use read_tagged;
 
 /// In the browser, where serde meets these types (a worker message's
 /// field, a stored run) it hands over the JS value as it is, to be read by
@@ -200,6 +258,20 @@ impl Source for JsValue {
         Ok((entry.get(0).as_string().unwrap_or_default(), entry.get(1)))
     }
 
+    fn entries(self) -> Result<Vec<(String, Self)>, Self::Error> {
+        let object = self
+            .dyn_into::<js_sys::Object>()
+            .ok()
+            .filter(|object| !js_sys::Array::is_array(object))
+            .ok_or_else(|| Self::Error::custom("expected an object"))?;
+        let entries = js_sys::Object::entries(&object);
+        let fields = entries.iter().map(|entry| {
+            let entry: js_sys::Array = entry.unchecked_into();
+            (entry.get(0).as_string().unwrap_or_default(), entry.get(1))
+        });
+        Ok(fields.collect())
+    }
+
     fn deserialize<T: DeserializeOwned>(self) -> Result<T, Self::Error> {
         serde_wasm_bindgen::from_value(self)
     }
@@ -234,6 +306,13 @@ impl Source for serde_json::Value {
         match fields.into_iter().next() {
             Some(field) if count == 1 => Ok(field),
             _ => Err(Self::Error::invalid_length(count, &"1")),
+        }
+    }
+
+    fn entries(self) -> Result<Vec<(String, Self)>, Self::Error> {
+        match self {
+            Self::Object(fields) => Ok(fields.into_iter().collect()),
+            _ => Err(Self::Error::custom("expected an object")),
         }
     }
 

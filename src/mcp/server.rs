@@ -3,7 +3,7 @@
 //! [`Reply`] variants for the caller to carry out and answer with
 //! [`Server::tool_response`] and [`Server::resource_response`].
 
-use std::collections::BTreeMap;
+use litemap::LiteMap;
 
 use serde::Serialize;
 
@@ -85,7 +85,7 @@ pub enum Reply {
 #[derive(Debug, Default)]
 pub struct Server {
     /// Files each session had after its last run, for `resources/list`.
-    files: BTreeMap<String, Vec<FileEntry>>,
+    files: LiteMap<String, Vec<FileEntry>>,
     /// How many sessions the runtime runs at once, told at `initialize`.
     max_workers: Option<u32>,
     /// The least severe log level the client wants (`logging/setLevel`), as

@@ -323,7 +323,16 @@ impl Conversation {
 
 // How the browser reads a kept conversation: field by field
 // (crate::js::reader), as it reads the run history.
-crate::js::reader::read_by_serde!(AnswerEnd, NoteKind);
+crate::js::reader::read_names! {
+    AnswerEnd { Streaming: "streaming", Complete: "complete", Cut: "cut", Stopped: "stopped" }
+    NoteKind {
+        Stopped: "stopped",
+        StepLimit: "step_limit",
+        Failed: "failed",
+        Waiting: "waiting",
+        Reloaded: "reloaded",
+    }
+}
 
 crate::js::reader::read_fields! {
     ToolUse { id: "id", name: "name", arguments: "arguments", reply: "reply" }

@@ -3,12 +3,12 @@
 //! to them and carries out what it decides.
 
 use std::cell::{Ref, RefCell};
-use std::collections::HashMap;
 use std::future::Future;
 use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
 use leptos::logging::{error as console_error, warn as console_warn};
+use litemap::LiteMap;
 
 use super::clock::Clock;
 use super::message::decode;
@@ -67,7 +67,7 @@ struct Inner {
     /// A handful, so a list.
     workers: RefCell<Vec<(WorkerId, PythonWorker)>>,
     clock: Clock,
-    callers: RefCell<HashMap<RunId, Caller>>,
+    callers: RefCell<LiteMap<RunId, Caller>>,
     on_status: Box<dyn Fn(RuntimeStatus)>,
     on_sessions: Box<dyn Fn(Vec<SessionState>)>,
 }
@@ -100,7 +100,7 @@ impl Runtime {
                     }
                 })
             },
-            callers: RefCell::new(HashMap::new()),
+            callers: RefCell::new(LiteMap::new()),
             on_status: Box::new(on_status),
             on_sessions: Box::new(on_sessions),
         });

@@ -5,17 +5,18 @@
 //! background tab. Should that worker not start, the page's own timers do.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
 use leptos::logging::{error as console_error, warn as console_warn};
+use litemap::LiteMap;
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::supervisor::Timer;
+use crate::js::reader::FromSource;
 use crate::names::CLOCK_PATH;
 use crate::protocol::{ClockCommand, ClockMessage};
 
@@ -23,7 +24,7 @@ use crate::protocol::{ClockCommand, ClockMessage};
 pub struct Clock {
     keeper: Keeper,
     /// The id of each timer running, so a late `fired` of one replaced is told apart.
-    running: Rc<RefCell<HashMap<Timer, u32>>>,
+    running: Rc<RefCell<LiteMap<Timer, u32>>>,
     last_id: Cell<u32>,
 }
 
@@ -35,7 +36,7 @@ enum Keeper {
         _on_error: EventListener,
     },
     Page {
-        timeouts: RefCell<HashMap<Timer, Timeout>>,
+        timeouts: RefCell<LiteMap<Timer, Timeout>>,
         on_tick: Rc<dyn Fn(Timer)>,
     },
 }
@@ -43,7 +44,7 @@ enum Keeper {
 impl Clock {
     /// Starts the clock; `on_tick` hears each timer that goes off.
     pub fn new(on_tick: impl Fn(Timer) + 'static) -> Self {
-        let running: Rc<RefCell<HashMap<Timer, u32>>> = Rc::default();
+        let running: Rc<RefCell<LiteMap<Timer, u32>>> = Rc::default();
         let on_tick: Rc<dyn Fn(Timer)> = Rc::new(on_tick);
         let keeper = match clock_worker() {
             Ok(worker) => {
@@ -53,7 +54,7 @@ impl Clock {
                     let Some(event) = event.dyn_ref::<MessageEvent>() else {
                         return;
                     };
-                    match serde_wasm_bindgen::from_value(event.data()) {
+                    match ClockMessage::read(event.data()) {
                         Ok(ClockMessage::Fired { id }) => {
                             let timer = fired(&running, id);
                             // Nothing borrowed: the tick may start timers again.
@@ -142,7 +143,7 @@ impl Drop for Clock {
 
 /// The timer whose run is `id`, taken out of `running`; none for one
 /// cancelled or replaced since.
-fn fired(running: &RefCell<HashMap<Timer, u32>>, id: u32) -> Option<Timer> {
+fn fired(running: &RefCell<LiteMap<Timer, u32>>, id: u32) -> Option<Timer> {
     let mut running = running.borrow_mut();
     let timer = running
         .iter()

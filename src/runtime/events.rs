@@ -90,7 +90,7 @@ pub enum Start {
 }
 
 /// The client's timers: one at a time of each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Timer {
     /// The timeout of the run in flight in this worker, or the next step of its interrupt.
     Deadline(WorkerId),

@@ -19,7 +19,7 @@
 //! work: they start only when the runtime has been idle a while, and one
 //! still loading gives way to a job that arrives.
 
-use std::collections::{BTreeMap, HashMap};
+use litemap::LiteMap;
 
 pub use super::events::{
     Call, Effect, Event, Log, Outcome, Reply, RunEvent, RuntimeError, RuntimeStatus, SessionPhase,
@@ -173,11 +173,11 @@ pub struct Supervisor {
     last_worker: u64,
     /// The page has checked the workers' CSP: new workers may start.
     admitted: bool,
-    sessions: BTreeMap<String, Session>,
+    sessions: LiteMap<String, Session>,
     /// Sessions with a job but no worker, first come first served.
     waiting: Vec<String>,
     ids: Ids,
-    callers: HashMap<RunId, Caller>,
+    callers: LiteMap<RunId, Caller>,
     /// A maker was started once: a failed one is not retried on this page
     /// (one that gave way to a job is).
     snapshot_attempted: bool,
@@ -216,10 +216,10 @@ impl Supervisor {
             workers: Vec::new(),
             last_worker: 0,
             admitted: false,
-            sessions: BTreeMap::new(),
+            sessions: LiteMap::new(),
             waiting: Vec::new(),
             ids: Ids::default(),
-            callers: HashMap::new(),
+            callers: LiteMap::new(),
             snapshot_attempted: false,
             first_start: None,
             background_armed: false,
@@ -843,7 +843,7 @@ impl Supervisor {
         }
         self.waiting.clear();
         let mut failed = Vec::new();
-        for session in self.sessions.values_mut() {
+        for (_, session) in self.sessions.iter_mut() {
             failed.extend(session.scheduler.drain());
         }
         self.fail_jobs(failed, &message);

@@ -9,7 +9,7 @@
 //! kept files back into each session's directory. A file that is not kept is
 //! never dropped quietly: it carries the [`Refusal`] that says why.
 
-use std::collections::BTreeMap;
+use litemap::LiteMap;
 
 use super::records::{Kept, Refusal, StoredFile, MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES};
 use crate::js::bulk::Text;
@@ -168,7 +168,7 @@ impl Budget {
 /// Every session's files and where each stands with browser storage.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalogue {
-    sessions: BTreeMap<String, BTreeMap<String, Entry>>,
+    sessions: LiteMap<String, LiteMap<String, Entry>>,
     writes: u64,
 }
 
@@ -235,7 +235,7 @@ impl Catalogue {
                         .get(&file.path)
                         .is_some_and(|e| e.size == file.size && e.keeping.holds_bytes())
             });
-        let mut entries = BTreeMap::new();
+        let mut entries = LiteMap::new();
         let mut writes = Vec::new();
         for (file, fresh) in unchanged.into_iter().chain(changed) {
             let before = previous.get(&file.path);
@@ -306,7 +306,7 @@ impl Catalogue {
         let kept = self
             .sessions
             .values()
-            .flat_map(BTreeMap::values)
+            .flat_map(LiteMap::values)
             .filter(|entry| entry.keeping.holds_bytes());
         let (bytes, files) = kept.fold((0, 0), |(bytes, files), entry| {
             (bytes + entry.size, files + 1)
@@ -317,8 +317,8 @@ impl Catalogue {
 
 /// The kept files of each session, as the input files that put them back
 /// into its working directory.
-pub fn inputs_by_session(files: Vec<StoredFile>) -> BTreeMap<String, Vec<InputFile>> {
-    let mut sessions: BTreeMap<String, Vec<InputFile>> = BTreeMap::new();
+pub fn inputs_by_session(files: Vec<StoredFile>) -> LiteMap<String, Vec<InputFile>> {
+    let mut sessions: LiteMap<String, Vec<InputFile>> = LiteMap::new();
     for file in files {
         if let Kept::Content(content_base64) = file.kept {
             sessions.entry(file.session).or_default().push(InputFile {

@@ -2,7 +2,7 @@
 //! workspace, finished runs and session files, and why a file is not kept.
 //! Plain data, tested natively; reading and writing them is [`super`]'s.
 
-use std::collections::BTreeMap;
+use litemap::LiteMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -99,7 +99,7 @@ pub struct Workspace {
     /// The session picked.
     pub current: String,
     /// Each session's editor text.
-    pub drafts: BTreeMap<String, String>,
+    pub drafts: LiteMap<String, String>,
     /// Each session's cursor in its text (in UTF-16 code units, as the
     /// editor counts); a session without one starts at the top.
     #[cfg_attr(not(target_arch = "wasm32"), serde(default))]
@@ -111,11 +111,11 @@ pub struct Workspace {
 #[derive(Serialize, Debug, Clone, PartialEq, Default)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(transparent)]
-pub struct Cursors(pub BTreeMap<String, u32>);
+pub struct Cursors(pub LiteMap<String, u32>);
 
 impl crate::js::reader::FromSource for Cursors {
     fn read<S: crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
-        source.deserialize().map(Self)
+        crate::js::reader::FromSource::read(source).map(Self)
     }
 
     fn absent<E: serde::de::Error>(_: &'static str) -> Result<Self, E> {
@@ -129,7 +129,7 @@ impl Workspace {
         Self {
             sessions: vec![session.to_owned()],
             current: session.to_owned(),
-            drafts: BTreeMap::from([(session.to_owned(), code.to_owned())]),
+            drafts: LiteMap::from_iter([(session.to_owned(), code.to_owned())]),
             cursors: Cursors::default(),
         }
     }

@@ -125,21 +125,21 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
             class="ask"
             aria-labelledby="ask-title"
             data-testid="ask-panel"
-            data-phase=move || phase_name(phase())
-            data-saving=move || ask.saving.get()
+            data-phase=move || phase_name(phase()).to_owned()
+            data-saving=move || ask.saving.get().to_string()
         >
             <div class="ask-head">
                 <h2 id="ask-title">"Ask a model"</h2>
-                <span class="ask-model" data-testid="ask-model">{model_line}</span>
+                <span class="ask-model" data-testid="ask-model">{move || model_line()}</span>
             </div>
             <ol class="ask-log" data-testid="ask-log" aria-busy=move || (!ask.loaded()).to_string()>
                 <For
                     each=move || 0..count()
                     key=|index| *index
-                    children=move |index| view! { <EntryView ask session index code /> }
+                    children=move |index| view! { <EntryView ask session index code /> }.into_any()
                 />
             </ol>
-            <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{status}</p>
+            <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{move || status()}</p>
             <textarea
                 class="ask-input"
                 data-testid="ask-input"
@@ -167,7 +167,7 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                 >
                     "Stop"
                 </button>
-                {move || can_continue().then(|| view! { <button data-testid="ask-continue" on:click=resume>"Continue"</button> })}
+                {move || can_continue().then(|| view! { <button data-testid="ask-continue" on:click=resume>"Continue"</button> }.into_any())}
                 <button data-testid="ask-export-notebook" prop:disabled=move || count() == 0 on:click=export_notebook>
                     "Save as notebook"
                 </button>
@@ -186,7 +186,7 @@ pub fn AskPanel(session: RwSignal<String>, code: RwSignal<String>) -> impl IntoV
                 notice
                     .get()
                     .or_else(|| ask.save_error.get().map(|e| format!("The conversation could not be kept: {e}")))
-                    .map(|text| view! { <p class="notice status-error" data-testid="ask-notice">{text}</p> })
+                    .map(|text| view! { <p class="notice status-error" data-testid="ask-notice">{text}</p> }.into_any())
             }}
         </section>
     }
@@ -218,25 +218,25 @@ fn EntryView(
         })
         .flatten()
     });
-    move || {
-        match entry.get() {
-        None => ().into_any(),
-        Some(Entry::Asked(text)) => view! {
-            <li class="ask-asked" data-testid="ask-asked"><span class="visually-hidden">"You asked: "</span>{text}</li>
-        }
-        .into_any(),
-        Some(Entry::Note(note)) => {
-            let kind = match note.kind {
-                NoteKind::Stopped => "stopped",
-                NoteKind::StepLimit => "step-limit",
-                NoteKind::Failed => "failed",
-                NoteKind::Waiting => "waiting",
-                NoteKind::Reloaded => "reloaded",
-            };
-            view! { <li class="ask-note" data-testid="ask-note" data-kind=kind>{note.text}</li> }.into_any()
-        }
-        Some(Entry::Answer(answer)) => view! { <AnswerView ask session index answer code /> }.into_any(),
-    }
+    view! {
+        {move || match entry.get() {
+            None => ().into_any(),
+            Some(Entry::Asked(text)) => view! {
+                <li class="ask-asked" data-testid="ask-asked"><span class="visually-hidden">"You asked: "</span>{text}</li>
+            }
+            .into_any(),
+            Some(Entry::Note(note)) => {
+                let kind = match note.kind {
+                    NoteKind::Stopped => "stopped",
+                    NoteKind::StepLimit => "step-limit",
+                    NoteKind::Failed => "failed",
+                    NoteKind::Waiting => "waiting",
+                    NoteKind::Reloaded => "reloaded",
+                };
+                view! { <li class="ask-note" data-testid="ask-note" data-kind=kind>{note.text}</li> }.into_any()
+            }
+            Some(Entry::Answer(answer)) => view! { <AnswerView ask session index answer code /> }.into_any(),
+        }}
     }
 }
 
@@ -274,6 +274,7 @@ fn AnswerView(
                 {verdict.text()}
             </p>
         }
+        .into_any()
     });
     let calls = answer
         .calls
@@ -290,7 +291,7 @@ fn AnswerView(
         .collect_view();
     view! {
         <li class="ask-answer" data-testid="ask-answer" data-end=end>
-            {(!answer.text.is_empty()).then(|| view! { <p class="ask-text" data-testid="ask-text">{answer.text}</p> })}
+            {(!answer.text.is_empty()).then(|| view! { <p class="ask-text" data-testid="ask-text">{answer.text}</p> }.into_any())}
             {calls}
             {mark}
         </li>
@@ -321,7 +322,7 @@ fn CallView(
             <button type="button" data-testid="ask-open-code" on:click=move |_| code.set(opened.clone())>
                 "Open in the editor"
             </button>
-        }
+        }.into_any()
     });
     let tests = tests.map(|tests| {
         view! {
@@ -330,6 +331,7 @@ fn CallView(
                 <pre data-testid="ask-call-tests">{tests}</pre>
             </details>
         }
+        .into_any()
     });
     let diff_view = changed.map(|lines| view! { <DiffView lines /> });
     let result = match (call.run_result(), &call.reply) {
@@ -367,7 +369,7 @@ fn DiffView(lines: Vec<DiffLine>) -> impl IntoView {
                             DiffLine::Added(text) => ("diff-added", format!("+ {text}\n")),
                             DiffLine::Folded(count) => ("diff-folded", format!("  … {count} unchanged line(s)\n")),
                         };
-                        view! { <span class=class>{text}</span> }
+                        view! { <span class=class>{text}</span> }.into_any()
                     })
                     .collect_view()}
             </pre>

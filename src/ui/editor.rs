@@ -297,8 +297,9 @@ where
                         on:input=move |event| code.set(event_target_value(&event))
                         on:keydown=on_keydown
                     ></textarea>
-                    {failed.map(|why| view! { <p class="notice status-error" data-testid="editor-failed">{why}</p> })}
-                })
+                    {failed.map(|why| view! { <p class="notice status-error" data-testid="editor-failed">{why}</p> }.into_any())}
+                }
+                .into_any())
             }}
             <div class="editor-actions">
                 <button data-testid="run" class="run-button" on:click=move |_| run()>

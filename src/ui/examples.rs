@@ -169,7 +169,7 @@ where
                 <option value="">"Examples…"</option>
                 {EXAMPLES
                     .iter()
-                    .map(|example| view! { <option value=example.slug>{example.title}</option> })
+                    .map(|example| view! { <option value=example.slug>{example.title}</option> }.into_any())
                     .collect_view()}
             </select>
         </label>

@@ -101,7 +101,7 @@ pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
 #[component]
 pub fn FilePreview(preview: Preview) -> impl IntoView {
     let cut_note = |cut: bool, what: &str| {
-        cut.then(|| view! { <p class="hint">{format!("Showing the first {what}; download the file for the rest.")}</p> })
+        cut.then(|| view! { <p class="hint">{format!("Showing the first {what}; download the file for the rest.")}</p> }.into_any())
     };
     match preview {
         Preview::Text(text, cut) => view! {
@@ -117,9 +117,9 @@ pub fn FilePreview(preview: Preview) -> impl IntoView {
             view! {
                 <div class="file-preview" data-testid="file-preview" data-kind="table" tabindex="0">
                     <table>
-                        <thead><tr>{header.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
+                        <thead><tr>{header.into_iter().map(|h| view! { <th scope="col">{h}</th> }.into_any()).collect_view()}</tr></thead>
                         <tbody>
-                            {rows.map(|row| view! { <tr>{row.into_iter().map(|f| view! { <td>{f}</td> }).collect_view()}</tr> }).collect_view()}
+                            {rows.map(|row| view! { <tr>{row.into_iter().map(|f| view! { <td>{f}</td> }.into_any()).collect_view()}</tr> }.into_any()).collect_view()}
                         </tbody>
                     </table>
                     {cut_note(cut, "50 rows")}

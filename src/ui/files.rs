@@ -92,14 +92,15 @@ where
                                     </button>
                                 </li>
                             }
+                            .into_any()
                         })
                         .collect_view()
                 }}
             </ul>
-            {move || error.get().map(|e| view! { <div class="status-error" data-testid="file-error">{e}</div> })}
+            {move || error.get().map(|e| view! { <div class="status-error" data-testid="file-error">{e}</div> }.into_any())}
             <details class="session-files" open>
                 <summary>"Session files"</summary>
-                {move || files.restore_failure().map(|e| view! { <div class="status-error" data-testid="restore-failure">{e}</div> })}
+                {move || files.restore_failure().map(|e| view! { <div class="status-error" data-testid="restore-failure">{e}</div> }.into_any())}
                 <ul class="file-tree" data-testid="session-files">
                     {move || {
                         let name = session.get();
@@ -278,24 +279,27 @@ where
                     "Delete"
                 </button>
                 <Show when=move || confirming.get()>
-                    <span class="confirm" data-testid="confirm-delete-file">
-                        <span role="alert">{format!(" Delete {}? ", delete_path)}</span>
-                        <button data-testid="confirm-delete" on:click={
-                            let path = delete_path.clone();
-                            move |_| {
-                                // After this handler: the run changes the list this row is in.
-                                let code = delete_code(&path);
-                                request_animation_frame(move || on_delete(code));
-                                confirming.set(false);
-                            }
-                        }>"Delete"</button>
-                        <button on:click=move |_| confirming.set(false)>"Cancel"</button>
-                    </span>
+                    {view! {
+                        <span class="confirm" data-testid="confirm-delete-file">
+                            <span role="alert">{format!(" Delete {}? ", delete_path)}</span>
+                            <button data-testid="confirm-delete" on:click={
+                                let path = delete_path.clone();
+                                move |_| {
+                                    // After this handler: the run changes the list this row is in.
+                                    let code = delete_code(&path);
+                                    request_animation_frame(move || on_delete(code));
+                                    confirming.set(false);
+                                }
+                            }>"Delete"</button>
+                            <button on:click=move |_| confirming.set(false)>"Cancel"</button>
+                        </span>
+                    }
+                    .into_any()}
                 </Show>
-            })}
-            {note.map(|note| view! { " " <span class="file-note" data-testid="file-note">{note}</span> })}
-            {move || failed.get().map(|e| view! { " " <span class="status-error">{e}</span> })}
-            {move || previewing.get().then(|| preview.get().map(|preview| view! { <FilePreview preview /> }))}
+            }.into_any())}
+            {note.map(|note| view! { " " <span class="file-note" data-testid="file-note">{note}</span> }.into_any())}
+            {move || failed.get().map(|e| view! { " " <span class="status-error">{e}</span> }.into_any())}
+            {move || previewing.get().then(|| preview.get().map(|preview| view! { <FilePreview preview /> })).flatten()}
         </li>
     }
 }

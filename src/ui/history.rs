@@ -47,11 +47,10 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
             more();
         }
     };
-    let hidden = move || persistence.stored_runs() <= KEPT_RUNS;
     let lines = move || {
         read.with(|runs| {
             runs.iter()
-                .map(|(key, run)| history_item(*key, run.clone()))
+                .map(|(key, run)| history_item(*key, run.clone()).into_any())
                 .collect_view()
         })
     };
@@ -62,11 +61,11 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
                 <button type="button" data-testid="history-older" prop:disabled=move || loading.get() on:click=move |_| more()>
                     {format!("Show {count} older runs")}
                 </button>
-            }
+            }.into_any()
         })
     };
     view! {
-        <section class="history" data-testid="history" hidden=hidden>
+        <section class="history" data-testid="history" hidden=move || persistence.stored_runs() <= KEPT_RUNS>
             <p class="run-note" data-testid="runs-capped">
                 {move || {
                     format!(
@@ -86,10 +85,10 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
             </p>
             <div hidden=move || !open.get()>
                 <ol class="history-list" data-testid="history-list" aria-label="Runs kept in this browser, newest first">
-                    {lines}
+                    {move || lines()}
                 </ol>
-                {move || failed.get().map(|why| view! { <p class="status-error">{format!("Could not read the history: {why}")}</p> })}
-                {older_button}
+                {move || failed.get().map(|why| view! { <p class="status-error">{format!("Could not read the history: {why}")}</p> }.into_any())}
+                {move || older_button()}
             </div>
         </section>
     }
@@ -124,7 +123,7 @@ fn history_item(key: f64, run: StoredRun) -> impl IntoView {
             >
                 {line}
             </button>
-            {shown}
+            {move || shown()}
         </li>
     }
 }

@@ -65,9 +65,9 @@ pub fn App() -> impl IntoView {
     let timeout_s = RwSignal::new(f64::from(DEFAULT_TIMEOUT_MS) / 1000.0);
     let session = RwSignal::new(DEFAULT_SESSION.to_owned());
     // Packages to preload, per session: every run of that session asks for them.
-    // A BTreeMap as the workspace's drafts are: a HashMap would add its own
-    // hashing and table code to the wasm.
-    let session_packages = RwSignal::new(std::collections::BTreeMap::<String, String>::new());
+    // A sorted vector (LiteMap) as the workspace's drafts are: a HashMap or a
+    // BTreeMap would add their own hashing, table or tree code to the wasm.
+    let session_packages = RwSignal::new(litemap::LiteMap::<String, String>::new());
     let packages = Signal::derive(move || {
         session_packages.with(|all| session.with(|s| all.get(s).cloned().unwrap_or_default()))
     });
@@ -205,24 +205,23 @@ pub fn App() -> impl IntoView {
             <header class="app-header">
                 <h1>"Sandpit"</h1>
                 <span class="tagline">"Python in your browser, nothing leaves the page"</span>
-                <Show when=move || relay.with(Option::is_some)>
-                    {move || {
-                        relay
-                            .get()
-                            .map(|relay| {
-                                view! {
-                                    <span
-                                        class="relay"
-                                        data-testid="relay-state"
-                                        data-state=relay.state.clone()
-                                        title=relay.detail.clone()
-                                    >
-                                        {format!("Desktop MCP relay: {}", relay.state)}
-                                    </span>
-                                }
-                            })
-                    }}
-                </Show>
+                {move || {
+                    relay
+                        .get()
+                        .map(|relay| {
+                            view! {
+                                <span
+                                    class="relay"
+                                    data-testid="relay-state"
+                                    data-state=relay.state.clone()
+                                    title=relay.detail.clone()
+                                >
+                                    {format!("Desktop MCP relay: {}", relay.state)}
+                                </span>
+                            }
+                            .into_any()
+                        })
+                }}
                 <InstallButton pwa />
                 <ThemeSwitch />
                 <Settings pwa web_mcp=offer.web_mcp model_refused />
@@ -230,38 +229,44 @@ pub fn App() -> impl IntoView {
             <UpdatePrompt pwa />
             // The editor appears once the saved work is back, so nothing typed is overwritten.
             <Show when=move || persistence.restored()>
-                <div class="toolbar">
-                    <ExamplesMenu on_pick=open_example />
-                    <SessionBar runtime session names files />
-                </div>
-                <div class="workbench">
-                    <Editor
-                        code
-                        cursor
-                        session
-                        names
-                        last_run
-                        assist
-                        on_edit
-                        timeout_s
-                        packages
-                        set_packages
-                        on_run=submit
-                        on_stop=stop
-                        can_stop
-                    />
-                    <AskPanel session code />
-                </div>
-                <Show when=move || notice.with(Option::is_some)>
-                    <p class="notice status-error" data-testid="run-notice">
-                        {move || notice.get()}
-                    </p>
-                </Show>
-                <FilesPanel attached files session on_delete=delete_file />
-                <SaveState persistence />
-                <StatusLine status activity />
-                <RunList runs history=true />
-                <HistoryPanel persistence />
+                {view! {
+                    <div class="toolbar">
+                        <ExamplesMenu on_pick=open_example />
+                        <SessionBar runtime session names files />
+                    </div>
+                    <div class="workbench">
+                        <Editor
+                            code
+                            cursor
+                            session
+                            names
+                            last_run
+                            assist
+                            on_edit
+                            timeout_s
+                            packages
+                            set_packages
+                            on_run=submit
+                            on_stop=stop
+                            can_stop
+                        />
+                        <AskPanel session code />
+                    </div>
+                    <Show when=move || notice.with(Option::is_some)>
+                        {view! {
+                            <p class="notice status-error" data-testid="run-notice">
+                                {move || notice.get()}
+                            </p>
+                        }
+                        .into_any()}
+                    </Show>
+                    <FilesPanel attached files session on_delete=delete_file />
+                    <SaveState persistence />
+                    <StatusLine status activity />
+                    <RunList runs history=true />
+                    <HistoryPanel persistence />
+                }
+                .into_any()}
             </Show>
         </main>
     }

@@ -140,6 +140,7 @@ pub fn ModelSettingsForm(refused: RwSignal<Option<String>>) -> impl IntoView {
                                 {preset.label}
                             </button>
                         }
+                        .into_any()
                     })
                     .collect_view()}
             </div>
@@ -154,6 +155,7 @@ pub fn ModelSettingsForm(refused: RwSignal<Option<String>>) -> impl IntoView {
                                     {provider.label()}
                                 </option>
                             }
+                            .into_any()
                         })
                         .collect_view()}
                 </select>
@@ -188,20 +190,21 @@ pub fn ModelSettingsForm(refused: RwSignal<Option<String>>) -> impl IntoView {
             </p>
             <label>
                 "Step limit "
-                <input data-testid="model-steps" name="steps" type="number" min="1" max=MAX_STEP_LIMIT value=settings.step_limit />
+                <input data-testid="model-steps" name="steps" type="number" min="1" max=MAX_STEP_LIMIT.to_string() value=settings.step_limit.to_string() />
             </label>
             <label class="checkbox">
                 <input data-testid="model-images" name="images" type="checkbox" checked=settings.send_images />
                 " Send figures to the model as images (needs a vision model)"
             </label>
             <p class="status-error" data-testid="model-settings-problem">{said}</p>
-            {refused.get().map(|error| view! { <p class="status-error" data-testid="model-config-error">{error}</p> })}
+            {refused.get().map(|error| view! { <p class="status-error" data-testid="model-config-error">{error}</p> }.into_any())}
         }
+        .into_any()
     };
     view! {
         <fieldset class="model-settings" data-testid="model-settings" on:change=changed on:click=clicked>
             <legend>"Model for the Ask panel"</legend>
-            {form}
+            {move || form()}
         </fieldset>
     }
     .into_any()

@@ -174,7 +174,7 @@ fn MathOutput(latex: Text, plain: Text) -> impl IntoView {
             class="display display-math"
             data-testid="display"
             data-mime="text/latex"
-            data-state=move || state.get()
+            data-state=move || state.get().to_owned()
             title=move || refused.get()
             node_ref=element
         >

@@ -32,16 +32,19 @@ pub fn RunList(runs: RwSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -
             <For
                 each=move || groups.get()
                 key=|group| *group
-                children=move |group| view! { <RunGroup runs group /> }
+                children=move |group| view! { <RunGroup runs group /> }.into_any()
             />
         </section>
         <Show when=move || full.get()>
-            <p class="run-note" data-testid="runs-capped">
-                {format!(
-                    "The page keeps the latest {KEPT_RUNS} runs, as a reload would; older ones are dropped. \
-                     A session's variables and files stay."
-                )}
-            </p>
+            {view! {
+                <p class="run-note" data-testid="runs-capped">
+                    {format!(
+                        "The page keeps the latest {KEPT_RUNS} runs, as a reload would; older ones are dropped. \
+                         A session's variables and files stay."
+                    )}
+                </p>
+            }
+            .into_any()}
         </Show>
     }
 }
@@ -67,7 +70,7 @@ fn RunGroup(runs: RwSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
             <For
                 each=move || members.get()
                 key=|seq| *seq
-                children=move |seq| entry(seq).map(|entry| view! { <RunView entry /> })
+                children=move |seq| entry(seq).map(|entry| view! { <RunView entry /> }).into_any()
             />
         </div>
     }

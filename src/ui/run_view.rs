@@ -50,7 +50,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
         } => view! {
             <div class="run-note" data-testid="packages">
                 {format::package_progress(&packages, loaded, total)}
-                <progress max=total value=loaded></progress>
+                <progress max=total.to_string() value=loaded.to_string()></progress>
             </div>
         }
         .into_any(),
@@ -70,7 +70,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
             class="run"
             id=run_element_id(entry.seq)
             data-testid="run-entry"
-            data-phase=phase_name
+            data-phase=move || phase_name().to_owned()
             data-earlier=entry.earlier.to_string()
         >
             <div class="run-session">
@@ -78,7 +78,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
                 {entry.earlier.then_some(" · from an earlier visit: its Python state is gone")}
             </div>
             <CodeListing code=entry.code.get_value() highlight=Signal::derive(error_line) />
-            {body}
+            {move || body()}
         </article>
     }
 }
@@ -127,7 +127,7 @@ pub fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoVie
             tabindex="0"
             aria-label="Code of this run"
             data-testid="code-listing"
-            data-error-line=move || highlight.get()
+            data-error-line=move || highlight.get().map(|line| line.to_string())
             style=move || highlight.get().map(|line| format!("--error-line: {line}"))
         >
             <span class="line-numbers">{numbers}</span>
@@ -154,6 +154,7 @@ fn Output(chunks: Vec<OutputChunk>) -> impl IntoView {
                 {chunks.into_iter().map(output_chunk).collect_view()}
             </pre>
         }
+        .into_any()
     })
 }
 
@@ -175,7 +176,7 @@ fn output_chunk(chunk: OutputChunk) -> impl IntoView {
     // stay inline. The pieces between are whole lines, so blocks.
     let head = pieces.remove(0);
     let tail = pieces.pop_if(|last| !last.ends_with_newline());
-    let inline = |text: Text| view! { <span prop:textContent=text.to_js()></span> };
+    let inline = |text: Text| view! { <span prop:textContent=text.to_js()></span> }.into_any();
     view! {
         <span class=class data-testid=class>
             {inline(head)}
@@ -187,6 +188,7 @@ fn output_chunk(chunk: OutputChunk) -> impl IntoView {
                     view! {
                         <span class="output-block" style:contain-intrinsic-block-size=height prop:textContent=block.to_js()></span>
                     }
+                    .into_any()
                 })
                 .collect_view()}
             {tail.map(inline)}
@@ -218,6 +220,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                 )}
             </div>
         }
+        .into_any()
     });
     // A value shown in its rich form is not printed again as its repr.
     let displayed = |repr: &Text| result.displays.iter().any(|bundle| bundle.text == *repr);
@@ -231,6 +234,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                     <span prop:textContent=value.repr.to_js()></span>
                 </pre>
             }
+            .into_any()
         });
     let displays_cut = result.truncated.displays.then(|| {
         view! {
@@ -238,6 +242,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                 "Some rich outputs were dropped: over the size limit"
             </div>
         }
+        .into_any()
     });
     // A run the person stopped is not a failure of the code: said neutrally.
     let kept = result
@@ -249,7 +254,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         _ => view! { <ErrorView error /> }.into_any(),
     });
     let exit = result.exit_code.map(|code| {
-        view! { <div class="run-meta" data-testid="exit-code" data-code=code>{format!("Exited with code {code}")}</div> }
+        view! { <div class="run-meta" data-testid="exit-code" data-code=code.to_string()>{format!("Exited with code {code}")}</div> }.into_any()
     });
     let restored = result
         .restored
@@ -267,6 +272,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                     .collect_view()}
             </ul>
         }
+        .into_any()
     });
     view! {
         <Output chunks=result.output />
@@ -281,7 +287,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         {artifacts}
         {restored}
         {exit}
-        <div class="run-meta" data-testid="duration" data-ms=result.duration_ms>
+        <div class="run-meta" data-testid="duration" data-ms=result.duration_ms.to_string()>
             {format::duration_ms(result.duration_ms)}
         </div>
         // A button, not a <details>: each <details> brings a shadow root with
@@ -297,7 +303,10 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                 "Result as JSON"
             </button>
             <Show when=move || json_open.get()>
-                <pre data-testid="result-json" tabindex="0" aria-label="Result as JSON" prop:textContent=move || as_json().to_js()></pre>
+                {view! {
+                    <pre data-testid="result-json" tabindex="0" aria-label="Result as JSON" prop:textContent=move || as_json().to_js()></pre>
+                }
+                .into_any()}
             </Show>
         </div>
     }
@@ -348,7 +357,7 @@ fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
                     {label}
                     " "
                     <button data-testid="download" on:click=fetch_and_save>"Download"</button>
-                    {move || failed.get().map(|e| view! { <span class="status-error">{e}</span> })}
+                    {move || failed.get().map(|e| view! { <span class="status-error">{e}</span> }.into_any())}
                 </li>
             }
             .into_any()
@@ -371,7 +380,7 @@ fn VerificationView(verification: Verification) -> impl IntoView {
         <div class="verification" data-testid="verification" data-passed=verification.passed.to_string()>
             <strong class=if verification.passed { "status-ok" } else { "status-error" }>{head}</strong>
             <ul>{verification.tests.into_iter().map(|test| view! { <TestLine test /> }).collect_view()}</ul>
-            {verification.not_run.map(|reason| view! { <p class="run-note" data-testid="tests-not-run">{reason}</p> })}
+            {verification.not_run.map(|reason| view! { <p class="run-note" data-testid="tests-not-run">{reason}</p> }.into_any())}
         </div>
     }
 }
@@ -389,9 +398,9 @@ fn TestLine(test: TestCase) -> impl IntoView {
             }
         });
         view! {
-            {test.explanation.map(|text| view! { <pre class="test-explanation" data-testid="test-explanation">{text}</pre> })}
-            {error.map(|text| view! { <div class="test-error">{text}</div> })}
-        }
+            {test.explanation.map(|text| view! { <pre class="test-explanation" data-testid="test-explanation">{text}</pre> }.into_any())}
+            {error.map(|text| view! { <div class="test-error">{text}</div> }.into_any())}
+        }.into_any()
     });
     view! {
         <li data-testid="test-case" data-passed=test.passed.to_string() class:test-failed=!test.passed>
@@ -425,13 +434,13 @@ fn RestoredNote(restored: Restoration) -> impl IntoView {
         )
     };
     view! {
-        <div class="restored" data-testid="restored" data-replayed=restored.replayed data-lost=lost>
+        <div class="restored" data-testid="restored" data-replayed=restored.replayed.to_string() data-lost=lost.to_string()>
             {text}
             <ul>
                 {restored
                     .lost
                     .into_iter()
-                    .map(|run| view! { <li>{format!("{}: {} ({})", run.session, run.code_start, run.reason)}</li> })
+                    .map(|run| view! { <li>{format!("{}: {} ({})", run.session, run.code_start, run.reason)}</li> }.into_any())
                     .collect_view()}
             </ul>
         </div>
@@ -443,7 +452,7 @@ fn RestoredNote(restored: Restoration) -> impl IntoView {
 fn StoppedNote(error: RunError, kept: bool) -> impl IntoView {
     let code = error.hint.as_ref().map(|hint| bulk::wire_name(&hint.code));
     view! {
-        <div class="run-stopped" data-testid="stopped" data-line=error.line>
+        <div class="run-stopped" data-testid="stopped" data-line=error.line.map(|line| line.to_string())>
             <span data-testid="hint" data-code=code>{stopped_text(error.line, kept)}</span>
         </div>
     }
@@ -473,6 +482,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
     let hint = error.hint.map(|hint| {
         let code = bulk::wire_name(&hint.code);
         view! { <div class="error-hint" data-testid="hint" data-code=code>{hint.message}</div> }
+            .into_any()
     });
     let caret_line = error.line;
     let (from, to) = (error.column, error.end_column);
@@ -487,15 +497,16 @@ fn ErrorView(error: RunError) -> impl IntoView {
                         let caret = failing.then(|| caret_under(from, to)).flatten();
                         view! {
                             <div class="code-line" class:error-line=failing>
-                                <span class="line-number">{line.line}</span>
+                                <span class="line-number">{line.line.to_string()}</span>
                                 <span class="line-text">{line.text}</span>
                             </div>
-                            {caret.map(|c| view! { <div class="caret-line" data-testid="caret"><span class="line-number"></span><span>{c}</span></div> })}
+                            {caret.map(|c| view! { <div class="caret-line" data-testid="caret"><span class="line-number"></span><span>{c}</span></div> }.into_any())}
                         }
+                        .into_any()
                     })
                     .collect_view()}
             </pre>
-        }
+        }.into_any()
     });
     view! {
         <div class="run-error" data-testid="error">
@@ -504,7 +515,7 @@ fn ErrorView(error: RunError) -> impl IntoView {
                 ": "
                 <span data-testid="error-message">{error.message}</span>
             </div>
-            <div class="error-location" data-testid="error-line" data-line=error.line>
+            <div class="error-location" data-testid="error-line" data-line=error.line.map(|line| line.to_string())>
                 {location}
             </div>
             {hint}

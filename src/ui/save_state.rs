@@ -19,8 +19,8 @@ pub fn SaveState(persistence: Persistence) -> impl IntoView {
         None => "Saved in this browser".to_owned(),
     };
     view! {
-        <span class="save-state" data-testid="save-state" data-state=state>
-            {text}
+        <span class="save-state" data-testid="save-state" data-state=move || state().to_owned()>
+            {move || text()}
         </span>
     }
 }

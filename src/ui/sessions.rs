@@ -80,18 +80,23 @@ pub fn SessionBar(
                         session.set(event_target_value(&event));
                     }
                 >
-                    <For
-                        each=move || names.get()
-                        key=|name| name.clone()
-                        children=move |name| {
-                            let value = name.clone();
-                            view! {
-                                <option value=value.clone() selected=move || session.get() == value>
-                                    {name}
-                                </option>
-                            }
-                        }
-                    />
+                    // Drawn again when the names change, not keyed by name: a <For>
+                    // keyed by strings brings a keyed list's code of its own to the wasm.
+                    {move || {
+                        names
+                            .get()
+                            .into_iter()
+                            .map(|name| {
+                                let value = name.clone();
+                                view! {
+                                    <option value=value.clone() selected=move || session.get() == value>
+                                        {name}
+                                    </option>
+                                }
+                                .into_any()
+                            })
+                            .collect_view()
+                    }}
                 </select>
             </label>
             <input
@@ -135,13 +140,13 @@ pub fn SessionBar(
                                     "Cancel"
                                 </button>
                             </span>
-                        }
+                        }.into_any()
                     })
             }}
             <span
                 class="session-state"
                 data-testid="session-state"
-                data-phase=move || session.with(|name| phase_of(name).map_or("none", |s| s.phase.name()))
+                data-phase=move || session.with(|name| phase_of(name).map_or("none", |s| s.phase.name()).to_owned())
             >
                 {move || session.with(|name| describe(phase_of(name).as_ref()))}
             </span>

@@ -81,13 +81,16 @@ pub fn Settings(
                         }
                     }
                 >
-                    <span class="confirm">
-                        "Delete the saved code, files, run history and conversations? The offline copy of the app stays. "
-                        <button data-testid="confirm-clear-data" on:click=clear>
-                            "Delete"
-                        </button>
-                        <button on:click=move |_| confirming.set(false)>"Cancel"</button>
-                    </span>
+                    {view! {
+                        <span class="confirm">
+                            "Delete the saved code, files, run history and conversations? The offline copy of the app stays. "
+                            <button data-testid="confirm-clear-data" on:click=clear>
+                                "Delete"
+                            </button>
+                            <button on:click=move |_| confirming.set(false)>"Cancel"</button>
+                        </span>
+                    }
+                    .into_any()}
                 </Show>
             </div>
         </details>
@@ -154,16 +157,18 @@ impl Deployment {
 /// The deployment's packages and network allowlist.
 #[component]
 fn DeploymentFacts(deployment: RwSignal<Option<Result<Deployment, String>>>) -> impl IntoView {
-    move || {
-        deployment.get().map(|facts| match facts {
-            Ok(facts) => view! {
-                <p data-testid="offline-packages">{facts.packages_line()}</p>
-                <p data-testid="network-allow">{facts.network_line()}</p>
-                <p data-testid="session-limits">{sessions_line()}</p>
-            }
-            .into_any(),
-            Err(error) => view! { <p data-testid="offline-packages">{error}</p> }.into_any(),
-        })
+    view! {
+        {move || {
+            deployment.get().map(|facts| match facts {
+                Ok(facts) => view! {
+                    <p data-testid="offline-packages">{facts.packages_line()}</p>
+                    <p data-testid="network-allow">{facts.network_line()}</p>
+                    <p data-testid="session-limits">{sessions_line()}</p>
+                }
+                .into_any(),
+                Err(error) => view! { <p data-testid="offline-packages">{error}</p> }.into_any(),
+            })
+        }}
     }
 }
 
@@ -243,14 +248,17 @@ fn OfflineState(pwa: ReadSignal<PwaState>) -> impl IntoView {
     view! {
         <p
             data-testid="offline-state"
-            data-state=move || state().0
+            data-state=move || state().0.to_owned()
             data-version=move || pwa.with(|pwa| pwa.version.clone())
             aria-live="polite"
         >
             {move || state().1}
             <Show when=move || pwa.with(|pwa| pwa.install_error.is_some() && !pwa.offline_ready)>
-                " "
-                <button data-testid="retry-install" on:click=retry>"Try again"</button>
+                {view! {
+                    " "
+                    <button data-testid="retry-install" on:click=retry>"Try again"</button>
+                }
+                .into_any()}
             </Show>
         </p>
     }

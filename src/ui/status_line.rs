@@ -88,8 +88,8 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
             </span>
             <progress
                 data-testid="load-progress"
-                max=total.unwrap_or(0)
-                value=loaded
+                max=total.unwrap_or(0).to_string()
+                value=loaded.to_string()
             ></progress>
         }
         .into_any(),
@@ -153,9 +153,9 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
     };
     view! {
         <div class="status-line" role="status">
-            {runtime_view}
-            <span data-testid="run-state">{run_view}</span>
-            <span data-testid="sessions-summary">{sessions_view}</span>
+            {move || runtime_view()}
+            <span data-testid="run-state">{move || run_view()}</span>
+            <span data-testid="sessions-summary">{move || sessions_view()}</span>
         </div>
     }
 }

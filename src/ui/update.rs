@@ -69,12 +69,15 @@ pub fn UpdatePrompt(pwa: ReadSignal<PwaState>) -> impl IntoView {
     };
     let can_reload = move || matches!(update(), UpdateState::Ready | UpdateState::Activated);
     view! {
-        <div class="update-prompt" data-testid="update-prompt" data-state=state_name>
-            {message}
+        <div class="update-prompt" data-testid="update-prompt" data-state=move || state_name().to_owned()>
+            {move || message().map(str::to_owned)}
             <Show when=can_reload>
-                <button data-testid="apply-update" on:click=apply>
-                    "Reload to update"
-                </button>
+                {view! {
+                    <button data-testid="apply-update" on:click=apply>
+                        "Reload to update"
+                    </button>
+                }
+                .into_any()}
             </Show>
         </div>
     }
@@ -92,9 +95,12 @@ pub fn InstallButton(pwa: ReadSignal<PwaState>) -> impl IntoView {
     };
     view! {
         <Show when=move || pwa.with(PwaState::can_install)>
-            <button class="install-button" data-testid="install" on:click=install>
-                "Install"
-            </button>
+            {view! {
+                <button class="install-button" data-testid="install" on:click=install>
+                    "Install"
+                </button>
+            }
+            .into_any()}
         </Show>
     }
 }

@@ -94,11 +94,14 @@ pub fn Widget() -> impl IntoView {
                      or reaches its timeout, which replaces Python here and runs the session's \
                      earlier code again."
                 </p>
-            })}
+            }.into_any())}
             <Show when=move || refused.with(Option::is_some)>
-                <p class="status-error" data-testid="widget-refused">
-                    "Refused: " {move || refused.get()}
-                </p>
+                {view! {
+                    <p class="status-error" data-testid="widget-refused">
+                        "Refused: " {move || refused.get()}
+                    </p>
+                }
+                .into_any()}
             </Show>
             // Headless, nobody sees the runs: drawing them would only cost each run time.
             {(!headless).then(|| view! { <RunList runs /> })}
