@@ -7,9 +7,11 @@
 //! fails a test instead of silently dropping data.
 //!
 //! The message enums are externally tagged (`{"done": {"id": 3, "result":
-//! ...}}`): serde's derive reads that shape straight from a JS object,
-//! without first copying the message into a buffer of its own, so a
-//! result's [`Text`] stays the JS string the worker sent.
+//! ...}}`): a shape read straight from a JS object, without first copying
+//! the message into a buffer, so a result's [`Text`] stays the JS string the
+//! worker sent. In the browser the worker's messages are read field by
+//! field (the lists at the end of this file, [`crate::js::reader`]),
+//! natively by serde's derive, and `tests/reader.rs` checks they agree.
 //!
 //! What can be large in a result (output, values, rich outputs, file bytes)
 //! is [`Text`] or [`Json`]: JS values in the browser, outside the app's

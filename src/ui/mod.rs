@@ -2,6 +2,12 @@
 //!
 //! Components only wire signals to the runtime client; they never see the
 //! worker, the service worker or IndexedDB.
+//!
+//! Views that vary (list rows, optional and branch views, `<Show>`'s
+//! children) are `.into_any()`, reactive parts are closures written inside
+//! the view, and values in attributes are strings: each distinct view or
+//! value type brings its own copy of Leptos's view code to the wasm
+//! (docs/building.md, "Size").
 
 mod agent_access;
 mod ask;
