@@ -29,14 +29,25 @@ const waitFor = (frame, predicate) => frame.waitForFunction(predicate, null, { p
 
 /**
  * Sandpit's app (the page, or the widget's frame) is ready, every worker it
- * started (the warm spare too) has loaded Python, and its service worker, if
- * it registered one, is active (precache done). Counting the workers needs
+ * started has loaded Python (or, the snapshot maker, stored the snapshot),
+ * and its service worker, if it registered one, is active (precache done).
+ * The page's background start (the warm spare, or the snapshot maker on a
+ * visit without a snapshot) waits until the page is idle, so with
+ * `background` this also waits for it to begin. Counting the workers needs
  * `watchSandpit` in that frame.
+ *
+ * @param {import("playwright-core").Page | import("playwright-core").Frame} frame
+ * @param {{ background?: boolean }} [options]
  */
-async function appSettled(frame) {
+async function appSettled(frame, { background = false } = {}) {
   // Attached, not visible: the headless widget is hidden.
   await frame.locator('[data-testid="runtime-state"][data-state="ready"]').waitFor({ state: "attached", timeout: READY_TIMEOUT_MS });
-  await waitFor(frame, () => window.__benchSandpit.ready === window.__benchSandpit.started);
+  const workers = background ? 2 : 1;
+  await frame.waitForFunction(
+    (workers) => window.__benchSandpit.started >= workers && window.__benchSandpit.ready === window.__benchSandpit.started,
+    workers,
+    { polling: 50, timeout: READY_TIMEOUT_MS },
+  );
   await waitFor(frame, async () => {
     const registration = await navigator.serviceWorker?.getRegistration();
     return !registration || registration.active !== null;
@@ -57,7 +68,7 @@ export function sandpitTarget(url, name = "sandpit") {
       await waitFor(page, () => window.__benchLoad?.readyAt != null && window.__benchLoad.firstResultAt != null);
       return page.evaluate(() => ({ ...window.__benchLoad, workerAt: window.__benchSandpit.firstWorkerAt }));
     },
-    settled: appSettled,
+    settled: (page) => appSettled(page, { background: true }),
     installDriver: installSandpitDriver,
     driverArgument: EDITOR_MODULE,
   };
