@@ -18,6 +18,7 @@ const GROUP_RUNS: usize = 10;
 /// page's [`super::history::HistoryPanel`]), a note says they are let go.
 #[component]
 pub fn RunList(runs: RwSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -> impl IntoView {
+    let runs = per_frame(runs);
     // Changes only when a group starts or empties, not with every run.
     let groups = Memo::new(move |_| {
         runs.with(|runs| {
@@ -51,7 +52,7 @@ pub fn RunList(runs: RwSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -
 
 /// The runs of one group, oldest first.
 #[component]
-fn RunGroup(runs: RwSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
+fn RunGroup(runs: ReadSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
     // Which runs, by number: a run added to or dropped from another group
     // leaves this one's list alone, so it is not diffed again.
     let members = Memo::new(move |_| {
@@ -74,6 +75,31 @@ fn RunGroup(runs: RwSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
             />
         </div>
     }
+}
+
+/// `runs` as the list draws them, brought up to date once per animation
+/// frame: runs that a caller's calls in quick succession start and end
+/// within one frame are drawn once, as they are by then, rather than queued,
+/// then running, then finished, and no reply waits for a run to be drawn.
+fn per_frame(runs: RwSignal<Vec<RunEntry>>) -> ReadSignal<Vec<RunEntry>> {
+    let (drawn, set_drawn) = signal(runs.get_untracked());
+    let due = StoredValue::new(false);
+    Effect::new(move |_| {
+        runs.track();
+        if due.get_value() {
+            return;
+        }
+        due.set_value(true);
+        request_animation_frame(move || {
+            // The list may be gone by then.
+            if due.try_set_value(false).is_none() {
+                if let Some(now) = runs.try_get_untracked() {
+                    set_drawn.try_set(now);
+                }
+            }
+        });
+    });
+    drawn
 }
 
 /// Runs are grouped by submission order: a group fills up, then the next begins.

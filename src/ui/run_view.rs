@@ -89,10 +89,18 @@ fn run_element_id(seq: usize) -> String {
 }
 
 /// Scrolls run `seq` into view where it is not (a new run below the fold),
-/// once it is drawn.
+/// once it is drawn: the run list draws new runs at the next animation
+/// frame, so this looks again for a few frames.
 pub fn reveal_run(seq: usize) {
+    reveal_within(seq, 3);
+}
+
+fn reveal_within(seq: usize, frames: u32) {
     request_animation_frame(move || {
         let Some(element) = document().get_element_by_id(&run_element_id(seq)) else {
+            if frames > 1 {
+                reveal_within(seq, frames - 1);
+            }
             return;
         };
         let options = web_sys::ScrollIntoViewOptions::new();
