@@ -3,6 +3,11 @@
 //! (interrupt repeats, nudges) once a minute after five minutes hidden, but
 //! a dedicated worker's run on time, so timeouts fire on time in a
 //! background tab. Should that worker not start, the page's own timers do.
+//!
+//! While the page is visible its own timers are on time too, and most runs
+//! end within a second: a long timer is kept by the page for its first
+//! [`HANDOVER_MS`] and only then handed to the worker (at once when the page
+//! is hidden), so a short run costs the clock worker no message at all.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -20,6 +25,9 @@ use crate::js::reader::FromSource;
 use crate::names::CLOCK_PATH;
 use crate::protocol::{ClockCommand, ClockMessage};
 
+/// How long the page keeps a timer before the clock worker takes it over.
+const HANDOVER_MS: u32 = 1_000;
+
 /// Timers of each [`Timer`] kind, one at a time of each.
 pub struct Clock {
     keeper: Keeper,
@@ -32,8 +40,11 @@ pub struct Clock {
 enum Keeper {
     Worker {
         worker: Worker,
+        /// Timers the page keeps until they are handed over.
+        handing: Handing,
         _on_message: EventListener,
         _on_error: EventListener,
+        _on_hidden: EventListener,
     },
     Page {
         timeouts: RefCell<LiteMap<Timer, Timeout>>,
@@ -71,10 +82,21 @@ impl Clock {
                 let on_error = EventListener::new(&worker, "error", |_| {
                     console_error!("sandpit: the clock worker stopped; runs may not time out")
                 });
+                let handing = Handing::default();
+                let on_hidden = {
+                    let (worker, handing) = (worker.clone(), handing.clone());
+                    EventListener::new(&document(), "visibilitychange", move |_| {
+                        if page_hidden() {
+                            handing.hand_over_all(&worker);
+                        }
+                    })
+                };
                 Keeper::Worker {
                     worker,
+                    handing,
                     _on_message: on_message,
                     _on_error: on_error,
+                    _on_hidden: on_hidden,
                 }
             }
             Err(why) => {
@@ -100,11 +122,19 @@ impl Clock {
         self.last_id.set(id);
         let replaced = self.running.borrow_mut().insert(timer, id);
         match &self.keeper {
-            Keeper::Worker { worker, .. } => {
+            Keeper::Worker {
+                worker, handing, ..
+            } => {
                 if let Some(old) = replaced {
-                    post(worker, ClockCommand::Cancel { id: old });
+                    if !handing.drop_timer(timer) {
+                        post(worker, ClockCommand::Cancel { id: old });
+                    }
                 }
-                post(worker, ClockCommand::Start { id, ms });
+                if ms <= HANDOVER_MS || page_hidden() {
+                    post(worker, ClockCommand::Start { id, ms });
+                } else {
+                    handing.keep(worker, timer, id, ms);
+                }
             }
             Keeper::Page { timeouts, on_tick } => {
                 let (running, on_tick) = (self.running.clone(), on_tick.clone());
@@ -125,7 +155,13 @@ impl Clock {
             return;
         };
         match &self.keeper {
-            Keeper::Worker { worker, .. } => post(worker, ClockCommand::Cancel { id }),
+            Keeper::Worker {
+                worker, handing, ..
+            } => {
+                if !handing.drop_timer(timer) {
+                    post(worker, ClockCommand::Cancel { id });
+                }
+            }
             Keeper::Page { timeouts, .. } => {
                 timeouts.borrow_mut().remove(&timer);
             }
@@ -139,6 +175,72 @@ impl Drop for Clock {
             worker.terminate();
         }
     }
+}
+
+/// The timers the page keeps for their first [`HANDOVER_MS`].
+#[derive(Clone, Default)]
+struct Handing(Rc<RefCell<LiteMap<Timer, Kept>>>);
+
+/// A timer kept by the page: its id, when it is due, and the page's timer
+/// that hands it over.
+struct Kept {
+    id: u32,
+    due_ms: f64,
+    _handover: Timeout,
+}
+
+impl Handing {
+    /// Keeps timer `id` (due in `ms`) until [`HANDOVER_MS`] have passed.
+    fn keep(&self, worker: &Worker, timer: Timer, id: u32, ms: u32) {
+        let due_ms = now_ms() + f64::from(ms);
+        let (this, worker) = (self.clone(), worker.clone());
+        let handover = Timeout::new(HANDOVER_MS, move || {
+            let kept = this.0.borrow_mut().remove(&timer);
+            if let Some(kept) = kept {
+                hand_over(&worker, &kept);
+            }
+        });
+        let kept = Kept {
+            id,
+            due_ms,
+            _handover: handover,
+        };
+        self.0.borrow_mut().insert(timer, kept);
+    }
+
+    /// Forgets `timer` if the page still keeps it; says whether it did.
+    fn drop_timer(&self, timer: Timer) -> bool {
+        self.0.borrow_mut().remove(&timer).is_some()
+    }
+
+    /// Hands every kept timer to the worker (the page is going hidden).
+    fn hand_over_all(&self, worker: &Worker) {
+        let kept = std::mem::take(&mut *self.0.borrow_mut());
+        for (_, kept) in kept.iter() {
+            hand_over(worker, kept);
+        }
+    }
+}
+
+fn hand_over(worker: &Worker, kept: &Kept) {
+    let left = (kept.due_ms - now_ms()).max(0.0).ceil();
+    // In u32 range: it was at most the `ms` the timer started with.
+    let ms = left as u32;
+    post(worker, ClockCommand::Start { id: kept.id, ms });
+}
+
+fn page_hidden() -> bool {
+    document().hidden()
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|window| window.document())
+        .expect("the clock runs on a page")
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
 }
 
 /// The timer whose run is `id`, taken out of `running`; none for one

@@ -130,4 +130,20 @@ describe("a hidden tab", () => {
     assert.equal((await run("kept")).value.json, "yes");
     assert.equal(await page.evaluate(() => document.visibilityState), "hidden", "hidden all along");
   });
+
+  test("a timeout started while the tab was in front still stops the code once the tab is hidden", { timeout: RUN_TIMEOUT_MS }, async () => {
+    // While the page is visible its own timer keeps a long timeout; going
+    // hidden hands that timeout to the clock worker, which must then end the run.
+    await page.bringToFront();
+    await page.waitForFunction(() => document.visibilityState === "visible");
+    await run("kept = 'still'");
+    const stuck = page.evaluate(() => window.sandpit.run("while True:\n    pass", { timeoutSeconds: 3 }));
+    await page.waitForTimeout(300);
+    const session = await chrome.browser.newBrowserCDPSession();
+    await session.send("Target.createTarget", { url: "about:blank" });
+    await page.waitForFunction(() => document.visibilityState === "hidden");
+    const result = await stuck;
+    assert.equal(result.status, "timeout");
+    assert.equal((await run("kept")).value.json, "still");
+  });
 });
