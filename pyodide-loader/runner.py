@@ -56,6 +56,9 @@ _MAX_LISTED_FILES = 1000
 #: (``""`` is an empty last line); see ``_split_last_line``.
 _NOT_A_STATEMENT_START = frozenset(("", " ", "\t", "\f", "\r", "\n", "#", ")", "]", "}"))
 
+#: Keywords that begin a statement and never an expression.
+_STATEMENT_KEYWORDS = frozenset(keyword.kwlist) - {"await", "lambda", "not", "None", "True", "False", "yield"}
+
 #: Lines of code shown above and below the failing line.
 _CONTEXT_LINES = 2
 
@@ -95,6 +98,9 @@ _stopped_by_host = False
 #: directory again before it starts. So a change made between two runs (by
 #: another session's code, say) is reported with the next run's files.
 _files_after: dict[str, dict] = {}
+#: Fresh runs' working directories that are empty and free, for the next
+#: fresh run to take instead of making and deleting one each time.
+_idle_fresh_dirs: list[str] = []
 #: Numbers each run's pseudo file name, so tracebacks point at the right run.
 _run_counter = 0
 #: Rich outputs of the run in progress; ``display()`` appends here.
@@ -317,6 +323,25 @@ def _enter(directory: str) -> None:
         os.chdir(directory)
 
 
+def _fresh_dir(number: int) -> str:
+    """A new directory for fresh runs. Its name starts with a dot, which no
+    session's directory does (see :func:`_session_dir`)."""
+    return f"{_SESSIONS_ROOT}/.fresh-{number}"
+
+
+def _free_fresh_dir(directory: str, empty: bool) -> None:
+    """Ends a fresh run in ``directory``: left ``empty``, it waits for the next
+    fresh run, else it is deleted. The current directory moves out of it, so
+    what runs between runs (a callback the code scheduled) cannot write into it."""
+    os.chdir(_SESSIONS_ROOT)
+    if empty:
+        _idle_fresh_dirs.append(directory)
+    else:
+        import shutil
+
+        shutil.rmtree(directory)
+
+
 @functools.lru_cache(maxsize=64)
 def _session_dir(name: str) -> str:
     """The session's working directory: its name made safe as one path segment."""
@@ -363,12 +388,14 @@ def _snapshot() -> dict:
     return seen
 
 
-def _scan(directory: str, prefix: str, seen: dict) -> None:
-    """Adds the files under ``directory`` to ``seen``, their paths starting with ``prefix``."""
+def _scan(directory: str, prefix: str, seen: dict) -> bool:
+    """Adds the files under ``directory`` to ``seen``, their paths starting
+    with ``prefix``; says whether ``directory`` may hold anything, listed or
+    not (an empty directory, a link to nothing)."""
     try:
         entries = list(os.scandir(directory))
     except OSError:
-        return
+        return True
     for entry in entries:
         if entry.is_dir():
             if entry.name != "__pycache__" and not entry.is_symlink():
@@ -379,6 +406,7 @@ def _scan(directory: str, prefix: str, seen: dict) -> None:
             except OSError:
                 continue  # a link to nothing: no file to list or to read
             seen[prefix + entry.name] = (info.st_size, info.st_mtime_ns)
+    return bool(entries)
 
 
 def _artifacts(before: dict, after: dict, inline_limit: int) -> list:
@@ -1579,11 +1607,14 @@ def _compile(code: str, filename: str):
     compiled from source. Only when that fails is the code parsed into a tree
     and the tree compiled, which costs about twice as much: building Python
     objects for every node, then reading them back (about 0.1 ms in the
-    browser for a 300-character program)."""
+    browser for a 300-character program). Code that is one statement giving
+    no value (a loop, say) has nothing to split off: it is compiled whole."""
     flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
     split = _split_last_line(code)
     if split is not None:
         head, tail = split
+        if not head and _one_statement_of_no_expression(code):
+            return compile(code, filename, "exec", flags=flags), None
         try:
             # The tail first: when the last line is a statement it fails at
             # once, and the head is then compiled only once, by the tree (so
@@ -1622,6 +1653,16 @@ def _split_last_line(code: str) -> "tuple[str, str] | None":
             return code[:start], code[start:]
         end = start - 1
     return None
+
+
+def _one_statement_of_no_expression(code: str) -> bool:
+    """Whether ``code``, whose only line that starts a statement is its first
+    (see :func:`_split_last_line`), is one statement that gives no value (a
+    ``pass``, a loop, an import): it begins with a keyword that begins no
+    expression, and has no ``;`` (more statements on a line) and no form feed
+    (after which a line that looks indented may start a statement)."""
+    first = re.match(r"\w+", code)
+    return first is not None and first.group() in _STATEMENT_KEYWORDS and ";" not in code and "\f" not in code
 
 
 def _awaits(compiled) -> bool:
@@ -1756,9 +1797,13 @@ class _Job:
         self.filename = f"<run-{_run_counter}>"
         code = request.code
         linecache.cache[self.filename] = (len(code), None, _lines(code), self.filename)
-        # A fresh run gets a session of its own, dropped when it ends.
-        self.session_name = f"{request.session}.fresh-{_run_counter}" if request.fresh else request.session
-        self.session = _session(self.session_name)
+        if request.fresh:
+            # A module of its own and an empty directory, both dropped when it ends.
+            self.session = _Session()
+            self.directory = _idle_fresh_dirs.pop() if _idle_fresh_dirs else _fresh_dir(_run_counter)
+        else:
+            self.session = _session(request.session)
+            self.directory = _session_dir(request.session)
         self.namespace = self.session.module.__dict__
         self.outcome = _Outcome()
         self.capture = _Capture(request.limits["output_bytes"], emit, eager_output)
@@ -1766,7 +1811,7 @@ class _Job:
         self._stopped = False
         self.tests = None if request.tests is None else _Tests(request.tests, f"<tests-{_run_counter}>")
         self.before = None
-        self.directory = _session_dir(self.session_name)
+        self.left_nothing = False
         _enter(self.directory)
         self.switch = _SessionSwitch(self.session)
         self.redirection = _Redirection(self.capture, self.displays)
@@ -1780,7 +1825,9 @@ class _Job:
             files = self.request.files
             _write_inputs(files)
             # Files the request brings change the directory: look at it again.
-            self.before = None if files else _files_after.get(self.directory)
+            # A fresh run's directory is known to be empty.
+            known = {} if self.request.fresh else _files_after.get(self.directory)
+            self.before = None if files else known
             if self.before is None:
                 self.before = _snapshot()
             body, last = _compile(self.request.code, self.filename)
@@ -1891,7 +1938,11 @@ class _Job:
             moved = True
         if moved:
             _enter(self.directory)
-        after = _files_after[self.directory] = _snapshot()
+        # The snapshot, and whether the directory holds anything at all.
+        after = {}
+        self.left_nothing = not _scan(".", "", after)
+        if not self.request.fresh:
+            _files_after[self.directory] = after
         return after
 
     def result(self) -> str:
@@ -1907,7 +1958,7 @@ class _Job:
         # repeat that comes after the result, say, or code the event loop runs).
         _interrupted = True
         if self.request.fresh:
-            clear_session(self.session_name)
+            _free_fresh_dir(self.directory, self.left_nothing)
         return text
 
     def _result(self) -> str:
@@ -1934,7 +1985,7 @@ def run(request_json: str, emit, eager_output: bool = False, failures_json: str 
     for ``eager_output``. ``failures_json`` names packages whose loading failed.
     """
     global _load_failures
-    _load_failures = json.loads(failures_json)
+    _load_failures = {} if failures_json == "{}" else json.loads(failures_json)
     job = _Job(_Request(request_json), emit, eager_output)
     going_on = job.begin()
     return job.result() if going_on is None else going_on

@@ -42,6 +42,7 @@ def sandbox(monkeypatch, tmp_path, host_signals):
     monkeypatch.setattr(runner, "_SESSIONS_ROOT", str(tmp_path / "sessions"))
     monkeypatch.setattr(runner, "_sessions", {})
     monkeypatch.setattr(runner, "_files_after", {})
+    monkeypatch.setattr(runner, "_idle_fresh_dirs", [])
     monkeypatch.setattr(runner, "_load_failures", {})
     runner._session_dir.cache_clear()
     handlers = {number: signal.getsignal(number) for number in host_signals}

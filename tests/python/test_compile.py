@@ -110,6 +110,31 @@ class TestCompile:
         else:
             assert got == value
 
+    @pytest.mark.parametrize(
+        "code, whole, value",
+        [
+            # (code, compiled whole as one statement, value of the last expression)
+            ("pass", True, None),
+            ("for i in range(3):\n    i", True, None),
+            ("import os\n", True, None),
+            ("import os; os.sep", False, "/"),  # more statements on a line
+            ("pass\n\fos = 7\n\fos", False, 7),  # a form feed, then statements at column 0
+            ("not False", False, True),  # a keyword that begins an expression
+            ("lambda: 1\n", False, "function"),
+            ("format(7)", False, "7"),  # a keyword's letters begin a name
+            ("while False:\n    pass", True, None),
+            ("if True:\n    x = 1\nelse:\n    x = 2", False, None),  # `else` looks like a statement's start
+        ],
+    )
+    def test_one_statement_of_no_value_is_compiled_whole(self, code, whole, value):
+        head, _ = runner._split_last_line(code)
+        assert (not head and runner._one_statement_of_no_expression(code)) == whole
+        got = evaluate(code)
+        assert (type(got).__name__ if value == "function" else got) == value
+        # The tree sees the same: a last expression exactly where a value is expected.
+        tree = runner.ast.parse(code)
+        assert isinstance(tree.body[-1], runner.ast.Expr) == (value is not None)
+
     def test_code_ending_with_a_statement_has_no_last_expression(self):
         body, last = runner._compile("x = 1\ndel x", FILENAME)
         assert last is None

@@ -45,7 +45,14 @@ class TestSnapshot:
 
     def test_a_folder_that_cannot_be_listed_is_skipped(self, here):
         seen = {}
-        runner._scan("no-such-folder", "", seen)
+        assert runner._scan("no-such-folder", "", seen), "it may hold something"
+        assert seen == {}
+
+    def test_the_scan_says_whether_anything_is_there_listed_or_not(self, here):
+        assert not runner._scan(".", "", {})
+        os.mkdir("empty")
+        seen = {}
+        assert runner._scan(".", "", seen)
         assert seen == {}
 
 

@@ -215,5 +215,82 @@ class TestRun:
         assert (result["status"], result["exit_code"]) == ("ok", 7)
 
 
+
+def fresh(code: str, **fields) -> dict:
+    """A fresh run in the session ``lane``, as runMany makes them."""
+    return run(code, session="lane", fresh=True, **fields)
+
+
+@pytest.mark.usefixtures("sandbox")
+class TestFreshRun:
+    def test_variables_reach_neither_the_next_fresh_run_nor_the_session(self):
+        run("kept = 1", session="lane")
+        assert fresh("seen = 'kept' in globals()\nown = kept = 2\nseen")["value"]["json"] is False
+        assert fresh("sorted(k for k in globals() if not k.startswith('__'))")["value"]["json"] == []
+        after = run("'own' in globals(), kept", session="lane")
+        assert after["value"]["json"] == [False, 1]
+
+    def test_files_come_back_as_artifacts_and_reach_neither_the_next_nor_the_session(self):
+        first = fresh("import os\nos.mkdir('sub')\nopen('sub/a.txt', 'w').write('a')\nopen('b.txt', 'w').write('bb')")
+        assert [(a["path"], a["size"]) for a in first["artifacts"]] == [("b.txt", 2), ("sub/a.txt", 1)]
+        assert first["files"] == []
+        for _ in range(2):
+            # The same again: what the first left must be gone, not merely unchanged.
+            again = fresh("import os\nopen('b.txt', 'w').write('bb')\nsorted(os.listdir())")
+            assert again["value"]["json"] == ["b.txt"]
+            assert [a["path"] for a in again["artifacts"]] == ["b.txt"]
+        assert run("import os\nos.listdir()", session="lane")["value"]["json"] == []
+
+    @pytest.mark.parametrize(
+        "leaves",
+        [
+            "os.mkdir('empty')",  # no file in it, so no artifact either
+            "os.mkdir('__pycache__')\nopen('__pycache__/m.pyc', 'w').write('x')",
+            "os.symlink('nowhere', 'dangling')",
+        ],
+    )
+    def test_what_no_artifact_shows_is_gone_too(self, leaves):
+        assert fresh(f"import os\n{leaves}")["artifacts"] == []
+        assert fresh("import os\nos.listdir()")["value"]["json"] == []
+
+    def test_the_requests_files_are_its_own_and_no_artifacts(self):
+        files = [{"path": "in.txt", "content_base64": "NDI="}]
+        first = fresh("int(open('in.txt').read())", files=files)
+        assert (first["value"]["json"], first["artifacts"]) == (42, [])
+        assert fresh("import os\nos.listdir()")["value"]["json"] == []
+
+    def test_a_fresh_run_that_fails_or_awaits_still_returns_its_files_and_leaves_none(self):
+        failed = fresh("open('f.txt', 'w').write('f')\n1 / 0")
+        assert (failed["status"], [a["path"] for a in failed["artifacts"]]) == ("error", ["f.txt"])
+        awaited = fresh("import asyncio\nawait asyncio.sleep(0)\nopen('g.txt', 'w').write('g')")
+        assert (awaited["status"], [a["path"] for a in awaited["artifacts"]]) == ("ok", ["g.txt"])
+        assert fresh("import os\nos.listdir()")["value"]["json"] == []
+
+    def test_a_fresh_run_that_leaves_its_directory_or_deletes_it_harms_no_other(self):
+        fresh("import os, shutil\nhere = os.getcwd()\nos.chdir('..')\nshutil.rmtree(here)")
+        fresh("import os\nopen('x', 'w').write('x')\nos.chdir('/')")
+        assert fresh("import os\nos.listdir()")["value"]["json"] == []
+
+    def test_fresh_runs_leave_no_directory_but_an_empty_one_to_reuse(self, sandbox):
+        run("open('kept.txt', 'w').write('k')", session="lane")
+        for code in ["pass", "open('a', 'w').write('a')", "1 / 0", "import os\nos.mkdir('d')"]:
+            fresh(code)
+        assert sorted(p.name for p in sandbox.iterdir() if any(p.iterdir())) == ["lane"]
+        assert len(list(sandbox.iterdir())) <= 2
+
+    def test_a_fresh_run_inside_a_run_has_a_directory_of_its_own(self):
+        # Code may call the runner itself: the inner fresh run must not take the outer's directory.
+        code = (
+            "import os, sys, json\nopen('outer.txt', 'w').write('o')\n"
+            "r = sys.modules['_sandpit_runner']\n"
+            "inner = json.loads(r.run(json.dumps({'code': 'import os\\nos.listdir()', 'session': 'lane',"
+            " 'limits': LIMITS, 'fresh': True}), lambda s, t: None))\n"
+            "inner['value']['json']"
+        )
+        outer = fresh(f"LIMITS = {LIMITS!r}\n{code}")
+        assert (outer["status"], outer["value"]["json"]) == ("ok", [])
+        assert [a["path"] for a in outer["artifacts"]] == ["outer.txt"]
+
+
 def _file(trace: str) -> str:
     return trace.split('File "', 1)[1].split('"', 1)[0]
