@@ -1,9 +1,11 @@
 //! The runs on the page, newest at the top, in groups of [`GROUP_RUNS`].
 
+use std::time::Duration;
+
 use leptos::prelude::*;
 
 use super::run_view::RunView;
-use crate::app::{RunEntry, KEPT_RUNS};
+use crate::app::{now_ms, RunEntry, KEPT_RUNS};
 
 /// Runs per group. A group out of view is skipped whole by the browser
 /// (`content-visibility: auto` on `.run-group`, see style.css), so each
@@ -16,9 +18,15 @@ const GROUP_RUNS: usize = 10;
 /// The runs so far, oldest first in the DOM; style.css shows them newest
 /// first. Unless `history` says the older runs are kept elsewhere (the
 /// page's [`super::history::HistoryPanel`]), a note says they are let go.
+/// The list is drawn at the next animation frame after a change, and no
+/// sooner than `redraw_every` after it was last drawn.
 #[component]
-pub fn RunList(runs: RwSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -> impl IntoView {
-    let runs = per_frame(runs);
+pub fn RunList(
+    runs: RwSignal<Vec<RunEntry>>,
+    #[prop(optional)] history: bool,
+    #[prop(optional)] redraw_every: Duration,
+) -> impl IntoView {
+    let runs = drawn(runs, redraw_every);
     // Changes only when a group starts or empties, not with every run.
     let groups = Memo::new(move |_| {
         runs.with(|runs| {
@@ -77,27 +85,38 @@ fn RunGroup(runs: ReadSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
     }
 }
 
-/// `runs` as the list draws them, brought up to date once per animation
-/// frame: runs that a caller's calls in quick succession start and end
-/// within one frame are drawn once, as they are by then, rather than queued,
-/// then running, then finished, and no reply waits for a run to be drawn.
-fn per_frame(runs: RwSignal<Vec<RunEntry>>) -> ReadSignal<Vec<RunEntry>> {
+/// `runs` as the list draws them, brought up to date at an animation frame,
+/// at most once per `every`: runs that a caller's calls in quick succession
+/// start and end in between are drawn once, as they are by then, rather
+/// than queued, then running, then finished, and no reply waits for a run
+/// to be drawn.
+fn drawn(runs: RwSignal<Vec<RunEntry>>, every: Duration) -> ReadSignal<Vec<RunEntry>> {
     let (drawn, set_drawn) = signal(runs.get_untracked());
     let due = StoredValue::new(false);
+    let last_ms = StoredValue::new(f64::NEG_INFINITY);
+    let draw = move || {
+        request_animation_frame(move || {
+            // The list may be gone by then.
+            if due.try_set_value(false).is_none() {
+                last_ms.set_value(now_ms());
+                if let Some(now) = runs.try_get_untracked() {
+                    set_drawn.try_set(now);
+                }
+            }
+        })
+    };
     Effect::new(move |_| {
         runs.track();
         if due.get_value() {
             return;
         }
         due.set_value(true);
-        request_animation_frame(move || {
-            // The list may be gone by then.
-            if due.try_set_value(false).is_none() {
-                if let Some(now) = runs.try_get_untracked() {
-                    set_drawn.try_set(now);
-                }
-            }
-        });
+        let wait = last_ms.get_value() + every.as_secs_f64() * 1000.0 - now_ms();
+        if wait > 0.0 {
+            set_timeout(draw, Duration::from_secs_f64(wait / 1000.0));
+        } else {
+            draw();
+        }
     });
     drawn
 }

@@ -7,6 +7,8 @@
 //! `hide=code,json` (leave out each run's code listing, its result as JSON,
 //! or both), and `headless` shows nothing at all.
 
+use std::time::Duration;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -28,6 +30,11 @@ extern "C" {
     #[wasm_bindgen(js_name = threadMode)]
     fn thread_mode() -> bool;
 }
+
+/// How often at most the widget draws its runs anew: a model's calls in
+/// quick succession are drawn ten times a second rather than at every
+/// frame, which leaves the shared main thread to the calls themselves.
+const WIDGET_REDRAW: Duration = Duration::from_millis(100);
 
 /// The widget page.
 #[component]
@@ -104,7 +111,7 @@ pub fn Widget() -> impl IntoView {
                 .into_any()}
             </Show>
             // Headless, nobody sees the runs: drawing them would only cost each run time.
-            {(!headless).then(|| view! { <RunList runs /> })}
+            {(!headless).then(|| view! { <RunList runs redraw_every=WIDGET_REDRAW /> })}
         </main>
     }
 }
