@@ -32,6 +32,8 @@ mod widget;
 pub use save_state::SaveState;
 pub use widget::{is_widget_page, Widget};
 
+use std::time::Duration;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -51,7 +53,7 @@ use editor::{Editor, RunMark};
 use examples::{Example, ExamplesMenu};
 use files::FilesPanel;
 use history::HistoryPanel;
-use run_list::RunList;
+use run_list::{drawn, RunList};
 use sessions::SessionBar;
 use settings::Settings;
 use status_line::{Activity, StatusLine};
@@ -189,7 +191,7 @@ pub fn App() -> impl IntoView {
             request_animation_frame(move || code.set(example.code.to_owned()));
         }
     };
-    let activity = Activity::watch(runs);
+    let activity = Activity::watch(runs.read_only());
     let can_stop = Signal::derive(move || activity.with(|a| a.active));
     // Python is asked about the code only when no run waits for it.
     let busy = Signal::derive(move || {
@@ -269,7 +271,7 @@ pub fn App() -> impl IntoView {
                     <FilesPanel attached files session on_delete=delete_file />
                     <SaveState persistence />
                     <StatusLine status activity />
-                    <RunList runs history=true />
+                    <RunList runs=drawn(runs, Duration::ZERO) history=true />
                     <HistoryPanel persistence />
                 }
                 .into_any()}

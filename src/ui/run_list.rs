@@ -18,15 +18,9 @@ const GROUP_RUNS: usize = 10;
 /// The runs so far, oldest first in the DOM; style.css shows them newest
 /// first. Unless `history` says the older runs are kept elsewhere (the
 /// page's [`super::history::HistoryPanel`]), a note says they are let go.
-/// The list is drawn at the next animation frame after a change, and no
-/// sooner than `redraw_every` after it was last drawn.
+/// `runs` are the runs as drawn (see [`drawn`]).
 #[component]
-pub fn RunList(
-    runs: RwSignal<Vec<RunEntry>>,
-    #[prop(optional)] history: bool,
-    #[prop(optional)] redraw_every: Duration,
-) -> impl IntoView {
-    let runs = drawn(runs, redraw_every);
+pub fn RunList(runs: ReadSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -> impl IntoView {
     // Changes only when a group starts or empties, not with every run.
     let groups = Memo::new(move |_| {
         runs.with(|runs| {
@@ -85,26 +79,17 @@ fn RunGroup(runs: ReadSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
     }
 }
 
-/// `runs` as the list draws them, brought up to date at an animation frame,
-/// at most once per `every`: runs that a caller's calls in quick succession
-/// start and end in between are drawn once, as they are by then, rather
-/// than queued, then running, then finished, and no reply waits for a run
-/// to be drawn.
-fn drawn(runs: RwSignal<Vec<RunEntry>>, every: Duration) -> ReadSignal<Vec<RunEntry>> {
+/// `runs` as the list draws them, brought up to date at most once per
+/// `every` (and never within the task that changed them): runs that a
+/// caller's calls in quick succession start and end in between are drawn
+/// once, as they are by then, rather than queued, then running, then
+/// finished, and no reply waits for a run to be drawn. A timer, not an
+/// animation frame, so that a frame the browser does not render (out of
+/// view, hidden) still keeps its list up to date.
+pub fn drawn(runs: RwSignal<Vec<RunEntry>>, every: Duration) -> ReadSignal<Vec<RunEntry>> {
     let (drawn, set_drawn) = signal(runs.get_untracked());
     let due = StoredValue::new(false);
     let last_ms = StoredValue::new(f64::NEG_INFINITY);
-    let draw = move || {
-        request_animation_frame(move || {
-            // The list may be gone by then.
-            if due.try_set_value(false).is_none() {
-                last_ms.set_value(now_ms());
-                if let Some(now) = runs.try_get_untracked() {
-                    set_drawn.try_set(now);
-                }
-            }
-        })
-    };
     Effect::new(move |_| {
         runs.track();
         if due.get_value() {
@@ -112,11 +97,16 @@ fn drawn(runs: RwSignal<Vec<RunEntry>>, every: Duration) -> ReadSignal<Vec<RunEn
         }
         due.set_value(true);
         let wait = last_ms.get_value() + every.as_secs_f64() * 1000.0 - now_ms();
-        if wait > 0.0 {
-            set_timeout(draw, Duration::from_secs_f64(wait / 1000.0));
-        } else {
-            draw();
-        }
+        let draw = move || {
+            // The list may be gone by then.
+            if due.try_set_value(false).is_none() {
+                last_ms.set_value(now_ms());
+                if let Some(now) = runs.try_get_untracked() {
+                    set_drawn.try_set(now);
+                }
+            }
+        };
+        set_timeout(draw, Duration::from_secs_f64(wait.max(0.0) / 1000.0));
     });
     drawn
 }

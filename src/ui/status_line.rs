@@ -31,7 +31,7 @@ impl Activity {
     /// Follows `runs`. Only runs that have not ended are subscribed to: an
     /// ended run's phase never changes again, and subscribing to the whole
     /// history would make every change of any run re-read all of it.
-    pub fn watch(runs: RwSignal<Vec<RunEntry>>) -> Memo<Self> {
+    pub fn watch(runs: ReadSignal<Vec<RunEntry>>) -> Memo<Self> {
         Memo::new(move |_| runs.with(|runs| Self::of(runs)))
     }
 

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use super::run_list::RunList;
+use super::run_list::{drawn, RunList};
 use super::status_line::{Activity, StatusLine};
 use crate::app::{query_param, start_runtime, RunEntry};
 use crate::names::{
@@ -73,10 +73,11 @@ pub fn Widget() -> impl IntoView {
     // Headless, the status line still says whether Python is ready (pages
     // wait for that), but nobody sees it follow the runs: doing so would
     // only cost each run time.
-    let activity = if headless {
-        Memo::new(|_| Activity::default())
-    } else {
-        Activity::watch(runs)
+    // The runs and the status line follow what is drawn, at most ten times a second.
+    let drawn = (!headless).then(|| drawn(runs, WIDGET_REDRAW));
+    let activity = match drawn {
+        Some(runs) => Activity::watch(runs),
+        None => Memo::new(|_| Activity::default()),
     };
     let look = Look::from_params(
         query_param(WIDGET_ORDER_PARAM).as_deref(),
@@ -111,7 +112,7 @@ pub fn Widget() -> impl IntoView {
                 .into_any()}
             </Show>
             // Headless, nobody sees the runs: drawing them would only cost each run time.
-            {(!headless).then(|| view! { <RunList runs redraw_every=WIDGET_REDRAW /> })}
+            {drawn.map(|runs| view! { <RunList runs /> })}
         </main>
     }
 }
