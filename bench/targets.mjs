@@ -54,6 +54,35 @@ async function appSettled(frame, { background = false } = {}) {
   });
 }
 
+/**
+ * How long a frame's workers must have stayed as they are, all ready, for
+ * its background start to be over: the runtime starts the snapshot maker or
+ * the warm spare once it has been idle 500 ms (BACKGROUND_IDLE_MS in
+ * src/runtime/supervisor.rs), so a shorter wait could end just before one
+ * begins, and the next timed series would meet it.
+ */
+const QUIET_MS = 1_500;
+
+/**
+ * Waits until every worker `frame` started has been ready, and none started
+ * or ended, for QUIET_MS. Needs `watchSandpit` in that frame.
+ *
+ * @param {import("playwright-core").Frame} frame
+ */
+async function backgroundDone(frame) {
+  await frame.waitForFunction(
+    (quietMs) => {
+      const spy = window.__benchSandpit;
+      const now = performance.now();
+      const counts = `${spy.started}/${spy.ready}`;
+      if (spy.unchanged?.counts !== counts) spy.unchanged = { counts, since: now };
+      return spy.started === spy.ready && now - spy.unchanged.since >= quietMs;
+    },
+    QUIET_MS,
+    { polling: 50, timeout: READY_TIMEOUT_MS },
+  );
+}
+
 /** Sandpit served from dist/ at `url`; `name` tells two servings apart (figure 5 uses an isolated and a plain one). */
 export function sandpitTarget(url, name = "sandpit") {
   return {
@@ -94,12 +123,17 @@ export function clientTarget(url, appUrl) {
     url: () => `${url}?app=${encodeURIComponent(appUrl)}`,
     /** Where the app runs: the widget's frame, not the page. */
     appFrame: widgetFrame,
-    /** The client connected and the widget's app settled, as the app page's. */
+    /**
+     * The client connected and the widget's app settled, as the app page's,
+     * and its background start over (the widget's first sessions fill its
+     * pool, so the spare's count cannot tell, as it does on the app page).
+     */
     async settled(page) {
       await waitFor(page, () => window.client?.sandpit || window.client?.error);
       const error = await page.evaluate(() => window.client.error);
       if (error) throw new Error(`sandpit-client: ${error}`);
       await appSettled(widgetFrame(page));
+      await backgroundDone(widgetFrame(page));
     },
     installDriver: installClientDriver,
   };
