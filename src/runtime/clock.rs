@@ -5,9 +5,10 @@
 //! background tab. Should that worker not start, the page's own timers do.
 //!
 //! While the page is visible its own timers are on time too, and most runs
-//! end within a second: a long timer is kept by the page for its first
-//! [`HANDOVER_MS`] and only then handed to the worker (at once when the page
-//! is hidden), so a short run costs the clock worker no message at all.
+//! end within a second: a longer timer is kept by the page for its first
+//! [`HANDOVER_MS`] and only then handed to the worker, so a short run costs
+//! the clock worker no message. (Hidden, a page's single timer fires at most
+//! a second late, and the worker then keeps the rest on time.)
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -15,6 +16,7 @@ use std::rc::Rc;
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
 use leptos::logging::{error as console_error, warn as console_warn};
+use leptos::prelude::document;
 use litemap::LiteMap;
 use serde::Serialize;
 use wasm_bindgen::JsCast;
@@ -25,7 +27,7 @@ use crate::js::reader::FromSource;
 use crate::names::CLOCK_PATH;
 use crate::protocol::{ClockCommand, ClockMessage};
 
-/// How long the page keeps a timer before the clock worker takes it over.
+/// How long the page keeps a timer, when visible, before the clock worker takes it over.
 const HANDOVER_MS: u32 = 1_000;
 
 /// Timers of each [`Timer`] kind, one at a time of each.
@@ -40,11 +42,10 @@ pub struct Clock {
 enum Keeper {
     Worker {
         worker: Worker,
-        /// Timers the page keeps until they are handed over.
-        handing: Handing,
+        /// The page's timers that hand timers over to the worker.
+        handing: Rc<RefCell<LiteMap<Timer, Timeout>>>,
         _on_message: EventListener,
         _on_error: EventListener,
-        _on_hidden: EventListener,
     },
     Page {
         timeouts: RefCell<LiteMap<Timer, Timeout>>,
@@ -82,21 +83,11 @@ impl Clock {
                 let on_error = EventListener::new(&worker, "error", |_| {
                     console_error!("sandpit: the clock worker stopped; runs may not time out")
                 });
-                let handing = Handing::default();
-                let on_hidden = {
-                    let (worker, handing) = (worker.clone(), handing.clone());
-                    EventListener::new(&document(), "visibilitychange", move |_| {
-                        if page_hidden() {
-                            handing.hand_over_all(&worker);
-                        }
-                    })
-                };
                 Keeper::Worker {
                     worker,
-                    handing,
+                    handing: Rc::default(),
                     _on_message: on_message,
                     _on_error: on_error,
-                    _on_hidden: on_hidden,
                 }
             }
             Err(why) => {
@@ -126,19 +117,33 @@ impl Clock {
                 worker, handing, ..
             } => {
                 if let Some(old) = replaced {
-                    if !handing.drop_timer(timer) {
+                    if handing.borrow_mut().remove(&timer).is_none() {
                         post(worker, ClockCommand::Cancel { id: old });
                     }
                 }
-                if ms <= HANDOVER_MS || page_hidden() {
+                if ms <= HANDOVER_MS || document().hidden() {
                     post(worker, ClockCommand::Start { id, ms });
-                } else {
-                    handing.keep(worker, timer, id, ms);
+                    return;
                 }
+                let (worker, running, kept) =
+                    (worker.clone(), self.running.clone(), handing.clone());
+                let handover = page_timer(HANDOVER_MS, move || {
+                    kept.borrow_mut().remove(&timer);
+                    if running.borrow().get(&timer) == Some(&id) {
+                        post(
+                            &worker,
+                            ClockCommand::Start {
+                                id,
+                                ms: ms - HANDOVER_MS,
+                            },
+                        );
+                    }
+                });
+                handing.borrow_mut().insert(timer, handover);
             }
             Keeper::Page { timeouts, on_tick } => {
                 let (running, on_tick) = (self.running.clone(), on_tick.clone());
-                let timeout = Timeout::new(ms, move || {
+                let timeout = page_timer(ms, move || {
                     if let Some(timer) = fired(&running, id) {
                         on_tick(timer);
                     }
@@ -158,7 +163,7 @@ impl Clock {
             Keeper::Worker {
                 worker, handing, ..
             } => {
-                if !handing.drop_timer(timer) {
+                if handing.borrow_mut().remove(&timer).is_none() {
                     post(worker, ClockCommand::Cancel { id });
                 }
             }
@@ -177,70 +182,10 @@ impl Drop for Clock {
     }
 }
 
-/// The timers the page keeps for their first [`HANDOVER_MS`].
-#[derive(Clone, Default)]
-struct Handing(Rc<RefCell<LiteMap<Timer, Kept>>>);
-
-/// A timer kept by the page: its id, when it is due, and the page's timer
-/// that hands it over.
-struct Kept {
-    id: u32,
-    due_ms: f64,
-    _handover: Timeout,
-}
-
-impl Handing {
-    /// Keeps timer `id` (due in `ms`) until [`HANDOVER_MS`] have passed.
-    fn keep(&self, worker: &Worker, timer: Timer, id: u32, ms: u32) {
-        let due_ms = now_ms() + f64::from(ms);
-        let (this, worker) = (self.clone(), worker.clone());
-        let handover = Timeout::new(HANDOVER_MS, move || {
-            let kept = this.0.borrow_mut().remove(&timer);
-            if let Some(kept) = kept {
-                hand_over(&worker, &kept);
-            }
-        });
-        let kept = Kept {
-            id,
-            due_ms,
-            _handover: handover,
-        };
-        self.0.borrow_mut().insert(timer, kept);
-    }
-
-    /// Forgets `timer` if the page still keeps it; says whether it did.
-    fn drop_timer(&self, timer: Timer) -> bool {
-        self.0.borrow_mut().remove(&timer).is_some()
-    }
-
-    /// Hands every kept timer to the worker (the page is going hidden).
-    fn hand_over_all(&self, worker: &Worker) {
-        let kept = std::mem::take(&mut *self.0.borrow_mut());
-        for (_, kept) in kept.iter() {
-            hand_over(worker, kept);
-        }
-    }
-}
-
-fn hand_over(worker: &Worker, kept: &Kept) {
-    let left = (kept.due_ms - now_ms()).max(0.0).ceil();
-    // In u32 range: it was at most the `ms` the timer started with.
-    let ms = left as u32;
-    post(worker, ClockCommand::Start { id: kept.id, ms });
-}
-
-fn page_hidden() -> bool {
-    document().hidden()
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|window| window.document())
-        .expect("the clock runs on a page")
-}
-
-fn now_ms() -> f64 {
-    js_sys::Date::now()
+/// A page timer; one kind of closure for every use, so its glue is there once.
+fn page_timer(ms: u32, then: impl Fn() + 'static) -> Timeout {
+    let then: Box<dyn Fn()> = Box::new(then);
+    Timeout::new(ms, then)
 }
 
 /// The timer whose run is `id`, taken out of `running`; none for one

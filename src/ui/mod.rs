@@ -32,8 +32,6 @@ mod widget;
 pub use save_state::SaveState;
 pub use widget::{is_widget_page, Widget};
 
-use std::time::Duration;
-
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -271,7 +269,7 @@ pub fn App() -> impl IntoView {
                     <FilesPanel attached files session on_delete=delete_file />
                     <SaveState persistence />
                     <StatusLine status activity />
-                    <RunList runs=drawn(runs, Duration::ZERO) history=true />
+                    <RunList runs=drawn(runs, 0) history=true />
                     <HistoryPanel persistence />
                 }
                 .into_any()}

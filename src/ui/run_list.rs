@@ -80,13 +80,13 @@ fn RunGroup(runs: ReadSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
 }
 
 /// `runs` as the list draws them, brought up to date at most once per
-/// `every` (and never within the task that changed them): runs that a
+/// `every_ms` (and never within the task that changed them): runs that a
 /// caller's calls in quick succession start and end in between are drawn
 /// once, as they are by then, rather than queued, then running, then
 /// finished, and no reply waits for a run to be drawn. A timer, not an
 /// animation frame, so that a frame the browser does not render (out of
 /// view, hidden) still keeps its list up to date.
-pub fn drawn(runs: RwSignal<Vec<RunEntry>>, every: Duration) -> ReadSignal<Vec<RunEntry>> {
+pub fn drawn(runs: RwSignal<Vec<RunEntry>>, every_ms: u32) -> ReadSignal<Vec<RunEntry>> {
     let (drawn, set_drawn) = signal(runs.get_untracked());
     let due = StoredValue::new(false);
     let last_ms = StoredValue::new(f64::NEG_INFINITY);
@@ -96,7 +96,7 @@ pub fn drawn(runs: RwSignal<Vec<RunEntry>>, every: Duration) -> ReadSignal<Vec<R
             return;
         }
         due.set_value(true);
-        let wait = last_ms.get_value() + every.as_secs_f64() * 1000.0 - now_ms();
+        let wait_ms = last_ms.get_value() + f64::from(every_ms) - now_ms();
         let draw = move || {
             // The list may be gone by then.
             if due.try_set_value(false).is_none() {
@@ -106,7 +106,8 @@ pub fn drawn(runs: RwSignal<Vec<RunEntry>>, every: Duration) -> ReadSignal<Vec<R
                 }
             }
         };
-        set_timeout(draw, Duration::from_secs_f64(wait.max(0.0) / 1000.0));
+        // Whole milliseconds, never below zero (`as` saturates).
+        set_timeout(draw, Duration::from_millis(wait_ms as u64));
     });
     drawn
 }

@@ -7,8 +7,6 @@
 //! `hide=code,json` (leave out each run's code listing, its result as JSON,
 //! or both), and `headless` shows nothing at all.
 
-use std::time::Duration;
-
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -34,7 +32,7 @@ extern "C" {
 /// How often at most the widget draws its runs anew: a model's calls in
 /// quick succession are drawn ten times a second rather than at every
 /// frame, which leaves the shared main thread to the calls themselves.
-const WIDGET_REDRAW: Duration = Duration::from_millis(100);
+const WIDGET_REDRAW_MS: u32 = 100;
 
 /// The widget page.
 #[component]
@@ -74,7 +72,7 @@ pub fn Widget() -> impl IntoView {
     // wait for that), but nobody sees it follow the runs: doing so would
     // only cost each run time.
     // The runs and the status line follow what is drawn, at most ten times a second.
-    let drawn = (!headless).then(|| drawn(runs, WIDGET_REDRAW));
+    let drawn = (!headless).then(|| drawn(runs, WIDGET_REDRAW_MS));
     let activity = match drawn {
         Some(runs) => Activity::watch(runs),
         None => Memo::new(|_| Activity::default()),

@@ -132,8 +132,9 @@ describe("a hidden tab", () => {
   });
 
   test("a timeout started while the tab was in front still stops the code once the tab is hidden", { timeout: RUN_TIMEOUT_MS }, async () => {
-    // While the page is visible its own timer keeps a long timeout; going
-    // hidden hands that timeout to the clock worker, which must then end the run.
+    // While the page is visible its own timer keeps a long timeout for its
+    // first second, then hands it to the clock worker, which must end the run
+    // on time though the page is hidden meanwhile.
     await page.bringToFront();
     await page.waitForFunction(() => document.visibilityState === "visible");
     await run("kept = 'still'");
