@@ -30,8 +30,8 @@ extern "C" {
 }
 
 /// How often at most the widget draws its runs anew: a model's calls in
-/// quick succession are drawn ten times a second rather than at every
-/// frame, which leaves the shared main thread to the calls themselves.
+/// quick succession are drawn ten times a second rather than after every
+/// call, which leaves the main thread it shares with the chat UI to the calls.
 const WIDGET_REDRAW_MS: u32 = 100;
 
 /// The widget page.
