@@ -441,9 +441,13 @@ export async function recoverySample({ loop, next, timeoutSeconds }) {
 /**
  * Runs `codes` one after another, each waiting for the previous result as an
  * agent does; `ms` is the wall time of the whole series on the page clock.
- * A run that takes longer than `timeoutMs` fails the series.
+ * A run that takes longer than `timeoutMs` fails the series. With
+ * `afterPaint`, each waits for the previous result to be painted too, as a
+ * person reads a result before pressing Run again: otherwise the next run
+ * is typed and submitted within the task that put the result in the DOM,
+ * before its frame.
  */
-export async function runSeries({ codes, timeoutMs }) {
+export async function runSeries({ codes, timeoutMs, afterPaint = false }) {
   const results = [];
   const started = performance.now();
   for (const code of codes) {
@@ -453,6 +457,8 @@ export async function runSeries({ codes, timeoutMs }) {
     });
     results.push(await Promise.race([window.__bench.run(code), timeout]));
     clearTimeout(timer);
+    // The frame after the result and the task after it, as the paint is noted (see installSandpitDriver).
+    if (afterPaint) await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
   }
   const ms = performance.now() - started;
   // Outside the time measured: reports on the runs that come after their results.

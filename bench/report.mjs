@@ -115,8 +115,11 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "visit loads it, once the app is on screen (a plain text field stands in until then), and the row after sums " +
       "both. KaTeX (`vendor/katex/`) loads on the first math display only. The last row counts the rest too (HTML, CSS, " +
       "the runner's Python, the icons). Every file is listed at the end.",
-    "- Paint (figure 4): on the UI page after its long session (the page shows the latest 100 of its runs), the " +
-      "trivial round trips are run again while DevTools traces the page's main thread. For each run the page notes " +
+    "- Paint (figure 4): on the UI page after its long session (the page shows the latest 100 of its runs), as many " +
+      "trivial runs as the round trips are run again, in blocks of 10 after a pause, while DevTools traces the page's " +
+      "main thread; each run is submitted once the one before has painted, as a person presses Run after reading a " +
+      "result. (The row after next submits each run as soon as the one before is in the DOM, as the round trips do: " +
+      "the next run's typing and submission then happen before the frame and count in its time.) For each run the page notes " +
       "when the answer arrived and when the frame after the finished run reached the DOM was painted (the task after " +
       "that animation frame); the row is the main thread's CPU time in between (every task: handling the answer, " +
       "rendering the run, style, layout, paint; DevTools' thread time, so time the thread waited for a core while " +

@@ -89,21 +89,14 @@ async function longSession(browser, sessions, programs, settings, log) {
   const memoryLast = await snapshots(browser, sessions);
   log(`memory after ${sessions[0].runs} runs measured`);
 
-  // What a person feels with a long history: a new run's result painting.
-  // The UI page's main thread is traced meanwhile, so each paint's time
-  // splits into the page's work and the wait for the display's next frame.
-  for (const s of sessions) await s.page.evaluate(() => window.__bench.paints?.splice(0));
+  // What a person feels with a long history: a new run's result painting,
+  // each run submitted once the one before has painted, as a person presses
+  // Run; and, apart, the same with each run submitted as soon as the one
+  // before is in the DOM, as a script driving the page would.
   const ui = sessions.find((s) => s.name === "sandpit");
-  const trivialAgain = () => roundTrips(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
-  const traced = ui ? await traceMainThread(ui.page, trivialAgain) : { busy: null, result: await trivialAgain() };
-  const paintAfterMany = Object.fromEntries(
-    await Promise.all(
-      sessions.map(async (s) => {
-        const paints = s === ui ? await s.page.evaluate(() => window.__bench.paints) : [];
-        return [s.name, paintTimes(paints, traced.busy)];
-      }),
-    ),
-  );
+  const trivialRuns = Array(settings.roundTrips).fill({ name: "trivial", code: TRIVIAL_RUN });
+  const paintAfterMany = ui ? await paintsOf(ui, trivialRuns, { afterPaint: true }) : null;
+  const paintBackToBack = ui ? await paintsOf(ui, trivialRuns, { afterPaint: false }) : null;
   log(`paint after ${sessions[0].runs} runs measured`);
   const scrollFrames = ui ? await scrollThrough(ui.page) : [];
   log(`scrolling through the runs measured: ${scrollFrames.length} frames`);
@@ -115,12 +108,30 @@ async function longSession(browser, sessions, programs, settings, log) {
         trivial: trivial[s.name],
         print100kb: print100kb[s.name],
         trivialBackToBack: trivialBackToBack[s.name],
-        paintAfterMany: paintAfterMany[s.name],
+        paintAfterMany: s === ui ? paintAfterMany : null,
+        paintBackToBack: s === ui ? paintBackToBack : null,
         scrollFrames: s === ui ? scrollFrames : [],
         memory: { first: memoryFirst[s.name], last: memoryLast[s.name], runs: s.runs },
       },
     ]),
   );
+}
+
+/**
+ * Runs `items` on the UI page `ui` in blocks, each after a pause, while its
+ * main thread is traced; resolves to each run's paint times (`paintTimes`):
+ * the page's work from the answer arriving to the painted frame, and the
+ * whole time, which also holds the wait for the display's next frame.
+ */
+async function paintsOf(ui, items, { afterPaint }) {
+  await ui.page.evaluate(() => window.__bench.paints.splice(0));
+  const { busy } = await traceMainThread(ui.page, async () => {
+    for (let done = 0; done < items.length; done += BLOCK) {
+      await pause();
+      await ui.series(items.slice(done, done + BLOCK), { afterPaint });
+    }
+  });
+  return paintTimes(await ui.page.evaluate(() => window.__bench.paints), busy);
 }
 
 /** Wheel steps of a scroll through the page's runs (figure 4's scroll row), each this many pixels, this often. */
@@ -224,9 +235,9 @@ async function openSession(browser, target) {
      * Runs `items` ({ name, code, check? }) in order; fails on the first that
      * went wrong. Also reports the main-thread time the series took.
      */
-    async series(items, { counted = true } = {}) {
+    async series(items, { counted = true, afterPaint = false } = {}) {
       const before = await clock.read();
-      const outcome = await page.evaluate(runSeries, { codes: items.map((i) => i.code), timeoutMs: RUN_TIMEOUT_MS });
+      const outcome = await page.evaluate(runSeries, { codes: items.map((i) => i.code), timeoutMs: RUN_TIMEOUT_MS, afterPaint });
       const after = await clock.read();
       outcome.mainThread = Object.fromEntries(Object.keys(after).map((key) => [key, after[key] - before[key]]));
       outcome.results.forEach((result, i) => {

@@ -83,6 +83,7 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     for (const id of [
       "paint_after_many_p95",
       "paint_latency_after_many_p95",
+      "paint_back_to_back_p95",
       "scroll_frame_p95",
       "typing_p95",
       "typing_latency_p95",
