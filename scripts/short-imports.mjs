@@ -11,26 +11,35 @@
 // `env` and `wasi_*`, and its variants that rename every module's imports
 // also rename the exports, which the loader and Trunk's start event name.
 //
+// The rewritten wasm then goes through wasm-opt's -Oz once more: Trunk's
+// pass ran before the rewrite, and a pass after it finds more to shrink.
+//
 // Checked as it goes, so a change in wasm-bindgen's output fails the build
 // instead of shipping a loader that cannot link (or quietly renaming
 // nothing): some imports must have hashed names, each renamed import must be
 // a key of the loader exactly once, and the rewritten wasm must validate,
 // compile and import the same things, renamed, in the same order.
 //
-//   node scripts/short-imports.mjs DIR    (on an already built bundle; once)
+//   node scripts/short-imports.mjs DIR    (on an already built bundle; once;
+//                                          wasm-opt on PATH, as scripts/build.sh puts it)
+import { execFile } from "node:child_process";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import binaryen from "binaryen";
 import { bundleDir } from "./hook.mjs";
 
 /** An import name as wasm-bindgen writes it: a binding's name and its hash. */
 const HASHED = /^__wbg_\w+_[0-9a-f]{16}$/;
 
+/** wasm-opt as index.html's `data-wasm-opt` and `data-wasm-opt-params` run it. */
+const WASM_OPT = ["-Oz", "--low-memory-unused"];
+
 /**
  * Renames the hashed imports of the bundle's wasm (`*_bg.wasm` in `dir`) and
- * the matching keys of its loader (the `.js` of the same stem). Returns how
- * many it renamed.
+ * the matching keys of its loader (the `.js` of the same stem), then runs
+ * wasm-opt over the wasm again. Returns how many imports it renamed.
  *
  * @param {string} dir
  */
@@ -61,6 +70,8 @@ export async function shortenImports(dir) {
   }
   checkSameImports(wasm, renamed, renames);
   await writeFile(wasmPath, renamed);
+  await promisify(execFile)("wasm-opt", [...WASM_OPT, wasmPath, "-o", wasmPath]);
+  checkSameImports(wasm, await readFile(wasmPath), renames);
   await writeFile(loaderPath, loader);
   return renames.size;
 }
