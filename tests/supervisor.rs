@@ -470,6 +470,85 @@ fn a_timeout_stops_only_its_own_sessions_run() {
     assert!(interrupts(&page.on(Event::Tick(Timer::Deadline(first)))).is_empty());
 }
 
+/// A fresh run (a batch's program) in session `batch`, timed out after `ms`.
+fn fresh_run(page: &mut Page, code: &str, ms: u32) -> (RunId, Vec<Effect>) {
+    page.submit(Call::Run(
+        RunRequest::new(code)
+            .in_session("batch")
+            .in_fresh_namespace()
+            .with_timeout_ms(Some(ms)),
+    ))
+}
+
+fn started(effects: &[Effect]) -> Vec<RunId> {
+    pick(effects, |e| match e {
+        Effect::Notify(id, RunEvent::Started) => Some(*id),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_fresh_run_waits_in_the_worker_behind_another_and_its_clock_starts_when_that_one_ends() {
+    let (mut page, worker) = Page::ready(true);
+    let (first, effects) = fresh_run(&mut page, "1", 1_000);
+    assert_eq!(started(&effects), vec![first]);
+    let (second, effects) = fresh_run(&mut page, "2", 2_000);
+    assert_eq!(
+        runs_posted(&effects),
+        vec![(worker, second, "2".to_owned())]
+    );
+    assert!(
+        timers(&effects).is_empty(),
+        "its clock has not started: {effects:?}"
+    );
+    assert!(started(&effects).is_empty());
+
+    let effects = page.on(done(worker, first, RunStatus::Ok));
+    assert_eq!(result_of(&effects, first).status, RunStatus::Ok);
+    assert_eq!(started(&effects), vec![second]);
+    assert!(timers(&effects).contains(&Effect::StartTimer(Timer::Deadline(worker), 2_000)));
+    assert!(runs_posted(&effects).is_empty(), "nothing else is queued");
+    let effects = page.on(done(worker, second, RunStatus::Ok));
+    assert_eq!(result_of(&effects, second).status, RunStatus::Ok);
+}
+
+#[test]
+fn a_timeout_with_a_run_waiting_behind_ends_the_worker_and_the_waiting_run_goes_to_the_next() {
+    let (mut page, worker) = Page::ready(true);
+    let (stuck, _) = fresh_run(&mut page, "while True: pass", 1_000);
+    let (behind, _) = fresh_run(&mut page, "2", 1_000);
+
+    // An interrupt could reach the run behind, if the first ended just
+    // before it was written: the worker is ended instead.
+    let effects = page.on(Event::Tick(Timer::Deadline(worker)));
+    assert!(interrupts(&effects).is_empty(), "{effects:?}");
+    assert_eq!(terminated(&effects), vec![worker]);
+    assert_eq!(result_of(&effects, stuck).status, RunStatus::Timeout);
+    let next = only_spawn(&effects, Start::Python);
+    let effects = page.on(ready(next, SnapshotUse::Used));
+    assert_eq!(runs_posted(&effects), vec![(next, behind, "2".to_owned())]);
+    assert_eq!(started(&effects), vec![behind]);
+}
+
+#[test]
+fn a_run_cancelled_while_it_waits_in_the_worker_is_stopped_as_it_begins() {
+    let (mut page, worker) = Page::ready(true);
+    let (first, _) = fresh_run(&mut page, "1", 1_000);
+    let (second, _) = fresh_run(&mut page, "import time\ntime.sleep(60)", 1_000);
+    let effects = page.on(Event::Cancel(second));
+    assert!(
+        interrupts(&effects).is_empty(),
+        "the first is not stopped: {effects:?}"
+    );
+    assert!(resolved(&effects).is_empty());
+
+    let effects = page.on(done(worker, first, RunStatus::Ok));
+    assert_eq!(result_of(&effects, first).status, RunStatus::Ok);
+    assert_eq!(interrupts(&effects), vec![worker]);
+    let effects = page.on(done(worker, second, RunStatus::Cancelled));
+    assert_eq!(result_of(&effects, second).status, RunStatus::Cancelled);
+}
+
 #[test]
 fn a_reset_ends_the_sessions_worker_so_its_next_run_starts_in_a_fresh_interpreter() {
     let (mut page, main, spare) = Page::main_and_ready_spare(true);

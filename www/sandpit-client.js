@@ -338,9 +338,10 @@ export class Sandpit {
         onProgress?.({ done: ++done, total: programs.length, index, result: results[index] });
       }
     };
-    // Two calls per session at a time: each keeps one program queued behind
-    // the one it runs, so its worker never waits for the next call to arrive.
-    await Promise.all(Array.from({ length: 2 * lanes }, (_, k) => lane(k % lanes)));
+    // Four calls per session at a time: one runs, two wait in its worker to
+    // start the moment the one before ends, and one waits in the widget to
+    // take their place, so the worker never waits for the next call.
+    await Promise.all(Array.from({ length: 4 * lanes }, (_, k) => lane(k % lanes)));
     return results;
   }
 

@@ -3,8 +3,12 @@
 //!
 //! Jobs are held on the host rather than posted straight to the worker, so a
 //! run submitted while Python is still loading waits here (never dropped),
-//! and only one job is ever inside the worker: its timer starts when it
+//! and only one job is inside the worker at a time: its timer starts when it
 //! really starts, and a worker that must be replaced loses nothing queued.
+//! The one exception is a fresh run behind a fresh run (a batch's programs,
+//! which share nothing): it waits in the worker, so the worker starts it the
+//! moment the first ends instead of a round trip through the host later, and
+//! it comes back to the head of the queue if the worker is replaced.
 //!
 //! Every run that succeeded is kept in a ledger. When the session's worker
 //! has to be replaced (a timeout without interrupts, a crash, a cancel) or
@@ -83,6 +87,11 @@ impl Ids {
     }
 }
 
+/// How many fresh runs may wait in the worker behind the one in flight:
+/// enough that the worker goes on while the host is busy elsewhere for a
+/// moment, few enough that a replaced worker sends back little.
+const AHEAD: usize = 2;
+
 /// Runs that failed are not replayed: their partial effects are lost anyway.
 /// Output of replays is not wanted, so it is kept tiny.
 const REPLAY_LIMITS: OutputLimits = OutputLimits {
@@ -99,6 +108,8 @@ pub struct Scheduler {
     session: String,
     ready: bool,
     in_flight: Option<(RunId, Job)>,
+    /// Fresh runs posted behind the fresh run in flight, oldest first.
+    ahead: Vec<(RunId, RunRequest)>,
     waiting: VecDeque<(RunId, Job)>,
     ledger: Vec<LedgerEntry>,
     next_seq: u64,
@@ -122,6 +133,7 @@ impl Scheduler {
             session: session.to_owned(),
             ready: false,
             in_flight: None,
+            ahead: Vec::new(),
             waiting: VecDeque::new(),
             ledger: Vec::new(),
             next_seq: 0,
@@ -179,6 +191,11 @@ impl Scheduler {
         self.in_flight.as_ref().map(|(id, _)| *id)
     }
 
+    /// The fresh runs waiting in the worker behind the one in flight.
+    pub fn ahead(&self) -> Vec<RunId> {
+        self.ahead.iter().map(|(id, _)| *id).collect()
+    }
+
     /// Whether the job inside the worker is a replay.
     pub fn replaying(&self) -> bool {
         matches!(self.in_flight, Some((_, Job::Replay(_))))
@@ -193,12 +210,14 @@ impl Scheduler {
         }
     }
 
-    /// Callers' jobs waiting (not counting the one in flight, nor replays).
+    /// Callers' jobs waiting (not counting the one in flight, nor replays;
+    /// counting one waiting in the worker behind it).
     pub fn waiting(&self) -> usize {
         self.waiting
             .iter()
             .filter(|(_, job)| !matches!(job, Job::Replay(_)))
             .count()
+            + self.ahead.len()
     }
 
     /// Whether nothing is in the worker and no caller's job waits (replays
@@ -243,9 +262,19 @@ impl Scheduler {
     /// The next thing to do, if the worker is free: post the job at the head
     /// of the queue (once the worker is ready), or end the worker for a
     /// clear (which needs no worker, so it goes even while one loads).
+    /// While a fresh run is in flight, a fresh run at the head goes in behind it.
     pub fn dispatch(&mut self) -> Option<Dispatch> {
-        if self.in_flight.is_some() {
-            return None;
+        if let Some((_, running)) = &self.in_flight {
+            let fresh = |job: &Job| matches!(job, Job::Run(request) if request.fresh);
+            let behind = self.waiting.front().is_some_and(|(_, job)| fresh(job));
+            if !(fresh(running) && behind && self.ahead.len() < AHEAD) {
+                return None;
+            }
+            let (id, Job::Run(request)) = self.waiting.pop_front()? else {
+                return None;
+            };
+            self.ahead.push((id, request.clone()));
+            return Some(Dispatch::Post(HostMessage::Run { id, request }));
         }
         if let Some((id, Job::Clear { forget })) = self.waiting.front() {
             let (id, forget) = (*id, *forget);
@@ -279,6 +308,7 @@ impl Scheduler {
     }
 
     /// Job `id` finished in the worker; `succeeded` is false when the code raised.
+    /// The run waiting in the worker behind it, if any, is in flight now.
     ///
     /// Returns what the callers can now be told. A finish for a job that is
     /// not in flight is ignored, so a stray or repeated message cannot start
@@ -288,7 +318,12 @@ impl Scheduler {
             return Vec::new();
         }
         let mut done = Vec::new();
-        match self.in_flight.take().map(|(_, job)| job) {
+        let finished = self.in_flight.take().map(|(_, job)| job);
+        if !self.ahead.is_empty() {
+            let (id, request) = self.ahead.remove(0);
+            self.in_flight = Some((id, Job::Run(request)));
+        }
+        match finished {
             Some(Job::Run(request)) => {
                 if succeeded && !request.fresh {
                     let seq = self.new_seq();
@@ -341,6 +376,9 @@ impl Scheduler {
         self.ready = false;
         self.waiting
             .retain(|(_, job)| !matches!(job, Job::Replay(_)));
+        for (id, request) in self.ahead.drain(..).rev() {
+            self.waiting.push_front((id, Job::Run(request)));
+        }
         for entry in self.ledger.clone().into_iter().rev() {
             self.waiting.push_front((ids.new_id(), Job::Replay(entry)));
         }
@@ -370,6 +408,7 @@ impl Scheduler {
             .into_iter()
             .map(|(id, _)| id)
             .collect();
+        failed.extend(self.ahead.drain(..).map(|(id, _)| id));
         let (replays, callers): (VecDeque<_>, VecDeque<_>) = self
             .waiting
             .drain(..)

@@ -539,6 +539,11 @@ impl Supervisor {
             if session.scheduler.in_flight() == Some(id) {
                 running = Some(name.clone());
             }
+            if session.scheduler.ahead().contains(&id) {
+                if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
+                    run.stop = Some(StopReason::Cancelled);
+                }
+            }
         }
         if let Some(name) = running {
             self.stop(&name, id, StopReason::Cancelled);
@@ -730,7 +735,19 @@ impl Supervisor {
             return Vec::new();
         };
         session.interrupting = None;
-        session.scheduler.complete(id, succeeded, reason)
+        let done = session.scheduler.complete(id, succeeded, reason);
+        // The run that waited in the worker behind it has begun; a cancel
+        // that came meanwhile stops it now.
+        if let Some(next) = self.in_flight(name) {
+            self.start_clock(name, next);
+            if let Some(Caller::Run(PendingRun {
+                stop: Some(why), ..
+            })) = self.callers.get(&next)
+            {
+                self.stop(name, next, why.clone());
+            }
+        }
+        done
     }
 
     fn on_done(&mut self, name: &str, id: RunId, result: RunResult) {

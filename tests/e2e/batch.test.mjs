@@ -99,6 +99,18 @@ describe("runMany", () => {
     );
     assert.equal(results[1].error.hint.code, "timed_out");
     assert.equal(results[2].value.json, "after");
+    // One lane: the programs after the stuck one already wait in its worker;
+    // stopping it ends that worker, and they run in the session's next one.
+    const lined = await runMany(["while True:\n    pass", "'a'", "'b'"], { timeoutSeconds: 1, concurrency: 1 });
+    assert.deepEqual(
+      lined.results.map((r) => r.status),
+      ["timeout", "ok", "ok"],
+      JSON.stringify(lined.results.map((r) => r.error)),
+    );
+    assert.deepEqual(
+      lined.results.slice(1).map((r) => r.value.json),
+      ["a", "b"],
+    );
     // A user's session beside the batch's: still its own.
     const mine = await sandpit.page.evaluate(() => window.sandpit.run("'leaked' in globals(), 'mine'", { session: "user" }));
     assert.deepEqual(mine.value.json, [false, "mine"]);

@@ -132,7 +132,9 @@ impl Supervisor {
     }
 
     /// Stops session `name`'s job in flight: by interrupt when possible,
-    /// else by ending its worker.
+    /// else by ending its worker. Also by ending it when a run waits in the
+    /// worker behind it: the interrupt could reach that one instead, if the
+    /// first ended just before it was written.
     pub(super) fn stop(&mut self, name: &str, id: RunId, reason: StopReason) {
         if self.in_flight(name) != Some(id) {
             return;
@@ -140,7 +142,8 @@ impl Supervisor {
         if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
             run.stop = Some(reason.clone());
         }
-        let escalate = self.interrupting(name) == Some(id);
+        let behind = self.sessions.get(name).map(|s| s.scheduler.ahead());
+        let escalate = self.interrupting(name) == Some(id) || behind.is_some_and(|b| !b.is_empty());
         match self.interruptible(name).filter(|_| !escalate) {
             Some(worker) => {
                 self.emit(Effect::Interrupt(worker));
