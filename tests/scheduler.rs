@@ -129,7 +129,10 @@ fn fresh_runs_behind_a_fresh_run_wait_in_the_worker_and_then_are_in_flight() {
     assert_eq!(posted(now), Some((third, "3".into())), "and one more");
     let (fourth, now) = scheduler.submit(fresh("4"));
     assert_eq!(now, None, "no more than two wait in the worker");
-    assert_eq!(scheduler.scheduler.ahead(), vec![second, third]);
+    assert_eq!(
+        scheduler.scheduler.ahead().collect::<Vec<_>>(),
+        vec![second, third]
+    );
     assert_eq!(
         scheduler.waiting(),
         3,
@@ -148,7 +151,10 @@ fn fresh_runs_behind_a_fresh_run_wait_in_the_worker_and_then_are_in_flight() {
         Some((fourth, "4".into())),
         "and the next goes in behind"
     );
-    assert_eq!(scheduler.scheduler.ahead(), vec![third, fourth]);
+    assert_eq!(
+        scheduler.scheduler.ahead().collect::<Vec<_>>(),
+        vec![third, fourth]
+    );
 }
 
 #[test]
@@ -164,7 +170,7 @@ fn only_fresh_runs_go_in_behind_fresh_runs() {
         now, None,
         "and nothing but a fresh run goes behind a fresh one"
     );
-    assert!(scheduler.scheduler.ahead().is_empty());
+    assert_eq!(scheduler.scheduler.ahead().next(), None);
 }
 
 #[test]
@@ -176,10 +182,13 @@ fn fresh_runs_waiting_in_a_replaced_worker_go_back_to_the_head_of_the_queue() {
     let (second, _) = scheduler.submit(fresh("2"));
     let (third, _) = scheduler.submit(fresh("3"));
     let (last, _) = scheduler.submit(fresh("4"));
-    assert_eq!(scheduler.scheduler.ahead(), vec![second, third]);
+    assert_eq!(
+        scheduler.scheduler.ahead().collect::<Vec<_>>(),
+        vec![second, third]
+    );
 
     scheduler.restart("timed out");
-    assert!(scheduler.scheduler.ahead().is_empty());
+    assert_eq!(scheduler.scheduler.ahead().next(), None);
     let (replay, code) = posted(scheduler.set_ready()).expect("a replay");
     assert_eq!(code, "x = 1", "the ledger first");
     let (done, next) = scheduler.complete(replay, true, "");

@@ -109,7 +109,7 @@ pub struct Scheduler {
     ready: bool,
     in_flight: Option<(RunId, Job)>,
     /// Fresh runs posted behind the fresh run in flight, oldest first.
-    ahead: Vec<(RunId, RunRequest)>,
+    ahead: VecDeque<(RunId, Job)>,
     waiting: VecDeque<(RunId, Job)>,
     ledger: Vec<LedgerEntry>,
     next_seq: u64,
@@ -133,7 +133,7 @@ impl Scheduler {
             session: session.to_owned(),
             ready: false,
             in_flight: None,
-            ahead: Vec::new(),
+            ahead: VecDeque::new(),
             waiting: VecDeque::new(),
             ledger: Vec::new(),
             next_seq: 0,
@@ -192,8 +192,8 @@ impl Scheduler {
     }
 
     /// The fresh runs waiting in the worker behind the one in flight.
-    pub fn ahead(&self) -> Vec<RunId> {
-        self.ahead.iter().map(|(id, _)| *id).collect()
+    pub fn ahead(&self) -> impl Iterator<Item = RunId> + '_ {
+        self.ahead.iter().map(|(id, _)| *id)
     }
 
     /// Whether the job inside the worker is a replay.
@@ -270,10 +270,12 @@ impl Scheduler {
             if !(fresh(running) && behind && self.ahead.len() < AHEAD) {
                 return None;
             }
-            let (id, Job::Run(request)) = self.waiting.pop_front()? else {
+            let (id, job) = self.waiting.pop_front()?;
+            let Job::Run(request) = &job else {
                 return None;
             };
-            self.ahead.push((id, request.clone()));
+            let request = request.clone();
+            self.ahead.push_back((id, job));
             return Some(Dispatch::Post(HostMessage::Run { id, request }));
         }
         if let Some((id, Job::Clear { forget })) = self.waiting.front() {
@@ -319,10 +321,7 @@ impl Scheduler {
         }
         let mut done = Vec::new();
         let finished = self.in_flight.take().map(|(_, job)| job);
-        if !self.ahead.is_empty() {
-            let (id, request) = self.ahead.remove(0);
-            self.in_flight = Some((id, Job::Run(request)));
-        }
+        self.in_flight = self.ahead.pop_front();
         match finished {
             Some(Job::Run(request)) => {
                 if succeeded && !request.fresh {
@@ -376,8 +375,8 @@ impl Scheduler {
         self.ready = false;
         self.waiting
             .retain(|(_, job)| !matches!(job, Job::Replay(_)));
-        for (id, request) in self.ahead.drain(..).rev() {
-            self.waiting.push_front((id, Job::Run(request)));
+        while let Some(behind) = self.ahead.pop_back() {
+            self.waiting.push_front(behind);
         }
         for entry in self.ledger.clone().into_iter().rev() {
             self.waiting.push_front((ids.new_id(), Job::Replay(entry)));

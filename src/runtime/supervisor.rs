@@ -539,7 +539,7 @@ impl Supervisor {
             if session.scheduler.in_flight() == Some(id) {
                 running = Some(name.clone());
             }
-            if session.scheduler.ahead().contains(&id) {
+            if session.scheduler.ahead().any(|behind| behind == id) {
                 if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
                     run.stop = Some(StopReason::Cancelled);
                 }

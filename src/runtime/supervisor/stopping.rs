@@ -142,8 +142,11 @@ impl Supervisor {
         if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
             run.stop = Some(reason.clone());
         }
-        let behind = self.sessions.get(name).map(|s| s.scheduler.ahead());
-        let escalate = self.interrupting(name) == Some(id) || behind.is_some_and(|b| !b.is_empty());
+        let behind = self
+            .sessions
+            .get(name)
+            .is_some_and(|s| s.scheduler.ahead().next().is_some());
+        let escalate = self.interrupting(name) == Some(id) || behind;
         match self.interruptible(name).filter(|_| !escalate) {
             Some(worker) => {
                 self.emit(Effect::Interrupt(worker));
