@@ -211,7 +211,7 @@ impl Scheduler {
     }
 
     /// Callers' jobs waiting (not counting the one in flight, nor replays;
-    /// counting one waiting in the worker behind it).
+    /// counting those waiting in the worker behind it).
     pub fn waiting(&self) -> usize {
         self.waiting
             .iter()
@@ -265,18 +265,19 @@ impl Scheduler {
     /// While a fresh run is in flight, a fresh run at the head goes in behind it.
     pub fn dispatch(&mut self) -> Option<Dispatch> {
         if let Some((_, running)) = &self.in_flight {
-            let fresh = |job: &Job| matches!(job, Job::Run(request) if request.fresh);
-            let behind = self.waiting.front().is_some_and(|(_, job)| fresh(job));
-            if !(fresh(running) && behind && self.ahead.len() < AHEAD) {
-                return None;
-            }
-            let (id, job) = self.waiting.pop_front()?;
-            let Job::Run(request) = &job else {
+            let fresh = matches!(running, Job::Run(request) if request.fresh);
+            let Some((id, Job::Run(request))) = self.waiting.front() else {
                 return None;
             };
-            let request = request.clone();
-            self.ahead.push_back((id, job));
-            return Some(Dispatch::Post(HostMessage::Run { id, request }));
+            if !(fresh && request.fresh && self.ahead.len() < AHEAD) {
+                return None;
+            }
+            let message = HostMessage::Run {
+                id: *id,
+                request: request.clone(),
+            };
+            self.ahead.extend(self.waiting.pop_front());
+            return Some(Dispatch::Post(message));
         }
         if let Some((id, Job::Clear { forget })) = self.waiting.front() {
             let (id, forget) = (*id, *forget);

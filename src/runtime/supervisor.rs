@@ -524,10 +524,13 @@ impl Supervisor {
     }
 
     /// Stops run `id`: a queued run never starts, a running one is stopped.
+    /// A fresh run waiting in its worker is answered at once, as a queued
+    /// one is; the worker still runs it, and nothing of it stays.
     fn cancel(&mut self, id: RunId) {
         let mut running = None;
         for (name, session) in &mut self.sessions {
-            if session.scheduler.cancel_waiting(id) {
+            let behind = session.scheduler.ahead().any(|behind| behind == id);
+            if behind || session.scheduler.cancel_waiting(id) {
                 if let Some(Caller::Run(_)) = self.callers.get(&id) {
                     self.callers.remove(&id);
                     let result = outcome::stopped(&StopReason::Cancelled, &[], 0.0, None);
@@ -538,11 +541,6 @@ impl Supervisor {
             }
             if session.scheduler.in_flight() == Some(id) {
                 running = Some(name.clone());
-            }
-            if session.scheduler.ahead().any(|behind| behind == id) {
-                if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
-                    run.stop = Some(StopReason::Cancelled);
-                }
             }
         }
         if let Some(name) = running {
@@ -736,16 +734,9 @@ impl Supervisor {
         };
         session.interrupting = None;
         let done = session.scheduler.complete(id, succeeded, reason);
-        // The run that waited in the worker behind it has begun; a cancel
-        // that came meanwhile stops it now.
+        // The run that waited in the worker behind it has begun.
         if let Some(next) = self.in_flight(name) {
             self.start_clock(name, next);
-            if let Some(Caller::Run(PendingRun {
-                stop: Some(why), ..
-            })) = self.callers.get(&next)
-            {
-                self.stop(name, next, why.clone());
-            }
         }
         done
     }
