@@ -61,7 +61,14 @@ fn crashes_and_cancels_have_their_own_status_and_hint() {
     assert_eq!(crash.status, RunStatus::Crashed);
     let error = crash.error.expect("error");
     assert!(error.message.contains("Aborted()"));
-    assert_eq!(error.hint.map(|h| h.code), Some(HintCode::Crashed));
+    let hint = error.hint.expect("a hint");
+    assert_eq!(hint.code, HintCode::Crashed);
+    assert!(
+        hint.message
+            .ends_with("the session had no earlier runs to replay."),
+        "a session with nothing to replay does not count nothing: {}",
+        hint.message
+    );
 
     let cancel = stopped(&StopReason::Cancelled, &[], 0.0, None);
     assert_eq!(cancel.status, RunStatus::Cancelled);

@@ -92,6 +92,9 @@ const MEMORY_ADVICE: &str = "Use less memory (smaller data, process it in pieces
 fn state_note(restored: Option<&Restoration>) -> String {
     match restored {
         None => "Session state was kept.".to_owned(),
+        Some(r) if r.lost.is_empty() && r.replayed == 0 => {
+            "The sandbox restarted; the session had no earlier runs to replay.".to_owned()
+        }
         Some(r) if r.lost.is_empty() => format!(
             "The sandbox restarted and replayed {} earlier run(s) to restore session state.",
             r.replayed
