@@ -430,7 +430,9 @@ fn RestoredNote(restored: Restoration) -> impl IntoView {
     } else {
         "The sandbox restarted"
     };
-    let text = if lost == 0 {
+    let text = if lost == 0 && restored.replayed == 0 {
+        format!("{what}; the session had no earlier runs to replay.")
+    } else if lost == 0 {
         format!(
             "{what}; session state was restored by replaying {} earlier run(s).",
             restored.replayed

@@ -55,6 +55,23 @@ for (const isolated of [true, false]) {
       assert.equal(after.value, "(42, True)");
     });
 
+    test("a session's first run that times out says so, and the session goes on", async () => {
+      await sandpit.newSession("first-stuck");
+      await sandpit.setTimeoutSeconds(1);
+      const stuck = await sandpit.run("while True:\n    pass");
+      await sandpit.setTimeoutSeconds(20);
+      assert.equal(stuck.json.status, "timeout");
+      if (isolated) {
+        assert.equal(stuck.json.restored, null, "an interrupt keeps the interpreter");
+      } else {
+        assert.equal(stuck.json.restored.replayed, 0, "nothing ran before it");
+        assert.match(stuck.restored, /the session had no earlier runs to replay/);
+        assert.match(stuck.json.error.hint.message, /no earlier runs to replay/);
+      }
+      assert.equal((await sandpit.run("1 + 1")).value, "2");
+      await sandpit.selectSession("main");
+    });
+
     test("a recursion bomb is an error and the sandbox goes on", async () => {
       const bomb = await sandpit.run("def f():\n    return f()\nf()");
       assert.equal(bomb.errorType, "RecursionError");
