@@ -85,15 +85,14 @@ async function runOneByOneInPage({ codes, timeoutMs }) {
 /**
  * Times `programs` on the agent path (runMany) and raw (one by one), `passes`
  * times, alternating; resolves to each target's timed batches. As a control
- * of what this machine gives two workers at once, raw also runs them split
- * between two pages at the same time (even and odd programs): `rawPair`,
- * the wall time until both halves are done.
+ * of what this machine gives two workers at once, raw also runs all of them
+ * on two pages at the same time, each page its own worker: `rawPair`, the
+ * wall time until both are done (twice the work of one raw batch).
  */
 export async function measureBatch(browser, { agent, raw }, programs, passes, log) {
   const codes = programs.map((p) => p.code);
   const batch = { codes, timeoutMs: RUN_TIMEOUT_MS, pool: POOL_CAPABILITY };
   const warmup = { ...batch, codes: codes.slice(0, WARMUP) };
-  const half = (parity) => ({ ...batch, codes: codes.filter((_, i) => i % 2 === parity) });
   const measured = { agent: [], raw: [], rawPair: [] };
   for (let pass = 1; pass <= passes; pass++) {
     await withSessions(browser, [agent, raw, raw], async ([sandpit, baseline, second]) => {
@@ -113,7 +112,7 @@ export async function measureBatch(browser, { agent, raw }, programs, passes, lo
       }
       await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
       const started = Date.now();
-      await Promise.all([baseline.page.evaluate(runOneByOneInPage, half(0)), second.page.evaluate(runOneByOneInPage, half(1))]);
+      await Promise.all([baseline.page.evaluate(runOneByOneInPage, batch), second.page.evaluate(runOneByOneInPage, batch)]);
       measured.rawPair.push({ ms: Date.now() - started });
       log(`batch pass ${pass}/${passes} raw on two pages at once: ${Date.now() - started} ms`);
     });

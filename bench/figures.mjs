@@ -334,9 +334,9 @@ function batchNote(batch) {
     `no sooner than its longest program, so ${workers} workers can make it at most ${formatRatio(bound)} raw's ` +
     `throughput. runMany took ${formatMs(agentTotal)}, its programs ${formatMs(inPython)} in Python in all, ` +
     `over ${workers} workers sharing this machine's 2 cores with the page, the widget and the rest of the machine. ` +
-    `As a control, raw split over two pages at once (even and odd programs, each page its own worker) took ` +
-    `${formatMs(pair)}: ${formatRatio(rawTotal / pair)} its one worker's throughput, what this machine gave two workers ` +
-    `at the time of the measurement.`
+    `As a control, raw ran all ${count} on two pages at once (each page its own worker, twice the work) in ` +
+    `${formatMs(pair)}: ${formatRatio((2 * rawTotal) / pair)} its one worker's throughput, what this machine gave two ` +
+    `workers at the time of the measurement.`
   );
 }
 
