@@ -44,7 +44,8 @@ export async function loadHumanEval() {
 
 /**
  * In the agent path's page: runs `codes` through runMany; resolves to the
- * wall time, each result's status and the time each spent in Python.
+ * wall time, each result's status, the time each spent in Python, and when
+ * each result arrived (from the batch's start).
  *
  * `pool` is the widget's capability that says how many workers it has.
  *
@@ -52,10 +53,14 @@ export async function loadHumanEval() {
  */
 async function runManyInPage({ codes, timeoutMs, pool }) {
   const started = performance.now();
-  const results = await window.client.sandpit.runMany(codes, { timeoutSeconds: timeoutMs / 1000 });
+  /** @type {number[]} */
+  const doneMs = [];
+  const onProgress = (/** @type {{ index: number }} */ { index }) => (doneMs[index] = performance.now() - started);
+  const results = await window.client.sandpit.runMany(codes, { timeoutSeconds: timeoutMs / 1000, onProgress });
   const ms = performance.now() - started;
   return {
     ms,
+    doneMs,
     workers: window.client.sandpit.server.capabilities.experimental?.[pool]?.maxWorkers ?? null,
     statuses: results.map((/** @type {any} */ r) => r.status),
     errors: results.map((/** @type {any} */ r) => (r.error ? `${r.error.type}: ${r.error.message}` : null)),

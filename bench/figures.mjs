@@ -328,12 +328,18 @@ function batchNote(batch) {
   const bound = rawTotal / Math.max(perProgram[longest], rawTotal / workers);
   const inPython = median(batch.agent.map((run) => run.pythonMs.reduce((a, b) => a + b, 0)));
   const pair = median(batch.rawPair.map((run) => run.ms));
+  // When the longest program started in runMany: its result's arrival less its time in Python.
+  const longestMs = median(batch.agent.map((run) => run.pythonMs[longest]));
+  const longestStart = median(batch.agent.map((run) => run.doneMs[longest] - run.pythonMs[longest]));
   return (
     `Raw runs the ${count} programs in ${formatMs(rawTotal)}; ${batch.names[longest]} alone takes ` +
     `${formatMs(perProgram[longest])} of it (${Math.round((100 * perProgram[longest]) / rawTotal)} %), and a batch ends ` +
     `no sooner than its longest program, so ${workers} workers can make it at most ${formatRatio(bound)} raw's ` +
     `throughput. runMany took ${formatMs(agentTotal)}, its programs ${formatMs(inPython)} in Python in all, ` +
     `over ${workers} workers sharing this machine's 2 cores with the page, the widget and the rest of the machine. ` +
+    `There ${batch.names[longest]} started ${formatMs(longestStart)} into the batch, once the programs before it had ` +
+    `been handed out, and took ${formatMs(longestMs)} beside the other worker's programs: the batch ended ` +
+    `${formatMs(agentTotal - longestStart - longestMs)} after it (medians over the passes). ` +
     `As a control, raw ran all ${count} on two pages at once (each page its own worker, twice the work) in ` +
     `${formatMs(pair)}: ${formatRatio((2 * rawTotal) / pair)} its one worker's throughput, what this machine gave two ` +
     `workers at the time of the measurement.`

@@ -77,6 +77,9 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
       assert.equal(batch[target].length, TINY.batches, target);
       assert.deepEqual(batch[target][0].statuses, Array(TINY.programs).fill("ok"), `${target}: ${batch[target][0].errors}`);
     }
+    const { doneMs, ms } = batch.agent[0];
+    assert.equal(doneMs.length, TINY.programs, "when each runMany result arrived");
+    assert.ok(doneMs.every((at) => at > 0 && at <= ms), JSON.stringify({ doneMs, ms }));
     assert.equal(batch.rawPair.length, TINY.batches, "raw on two pages at once, the control");
     // Figure 4's paint rows (a new run's result and typing in a long file, each as
     // the page's work and as the whole wait) and figure 10, the chat-UI path.
