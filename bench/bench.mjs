@@ -58,8 +58,12 @@ export const DEFAULT_SETTINGS = {
   memoryRuns: 1000,
   /** Timeouts recovered from per mode and target (figure 5). */
   recoveries: 5,
-  /** Timed HumanEval batches per target, each on a fresh page (figure 9). */
-  batches: 3,
+  /**
+   * Timed HumanEval batches per target, each on a fresh page (figure 9). On
+   * two cores a batch's time swings by a quarter or more from one fresh page
+   * to the next, for raw and Sandpit alike, so the median needs more than a few.
+   */
+  batches: 9,
   /** Questions to the Ask panel's stub model, five steps each (figure 11). */
   asks: 10,
   /** Keys typed into a 2,000-line file in Sandpit's editor (figure 4). */
