@@ -301,6 +301,17 @@ function batchRows(batch) {
       note: () => batchNote(batch),
     }),
     row({
+      id: "batch_humaneval_control",
+      figure: "9",
+      title:
+        `The control: raw Pyodide on two pages at once, each page its own worker running all ${count} (twice the work), ` +
+        "in the Sandpit column, against raw's one worker: what this machine gave two workers",
+      unit: "runs/s",
+      sandpit: summarise(batch.rawPair.map((run) => (2 * count) / (run.ms / 1000))),
+      raw: rate(batch.raw),
+      target: targets.none,
+    }),
+    row({
       id: "batch_humaneval_passed",
       figure: "9",
       title: "HumanEval programs that passed their tests (the fewest over the passes)",

@@ -57,7 +57,7 @@ export function markdown({ date, machine, settings, figures, details, note }) {
     ...(note ? [`- Note: ${note}`] : []),
     `- Samples: ${settings.loads} cold + warm loads per target; ${settings.roundTrips} timed round trips per kind; ` +
       `${settings.passes} passes over ${settings.programs} programs; memory after 1 run and after ${settings.memoryRuns.toLocaleString("en-US")}; ` +
-      `${settings.recoveries} timeouts recovered from per mode.`,
+      `${settings.recoveries} timeouts recovered from per mode; ${settings.batches} HumanEval batches per target.`,
     "",
     "Each cell is the median (p95 where the figure says so) with the smallest and largest sample in brackets. " +
       "Ratio is Sandpit over raw for the same figure. Rows marked *agent path* measure Sandpit as a model drives it, " +

@@ -81,6 +81,8 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     assert.equal(doneMs.length, TINY.programs, "when each runMany result arrived");
     assert.ok(doneMs.every((at) => at > 0 && at <= ms), JSON.stringify({ doneMs, ms }));
     assert.equal(batch.rawPair.length, TINY.batches, "raw on two pages at once, the control");
+    const control = results.figures.find((f) => f.id === "batch_humaneval_control");
+    assert.equal(control?.sandpit.n, TINY.batches, "the control's row, beside figure 9's");
     // Figure 4's paint rows (a new run's result and typing in a long file, each as
     // the page's work and as the whole wait) and figure 10, the chat-UI path.
     for (const id of [
