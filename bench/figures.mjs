@@ -325,9 +325,10 @@ function batchRows(batch) {
 }
 
 /**
- * What bounds the batch: it cannot end before its longest program has, so
- * with W workers raw's time over the larger of that program's and raw's
- * time shared W ways is the most runMany could gain.
+ * What bounds the batch: programs are handed out in input order, so its
+ * longest program starts no sooner than those ahead of it are done, shared
+ * over W workers, and the batch ends no sooner than it has. Raw's time over
+ * the larger of that and raw's time shared W ways is the most runMany could gain.
  */
 function batchNote(batch) {
   const count = batch.names.length;
@@ -336,7 +337,8 @@ function batchNote(batch) {
   const rawTotal = median(batch.raw.map((run) => run.ms));
   const agentTotal = median(batch.agent.map((run) => run.ms));
   const workers = batch.agent[0].workers ?? 2;
-  const bound = rawTotal / Math.max(perProgram[longest], rawTotal / workers);
+  const ahead = perProgram.slice(0, longest).reduce((a, b) => a + b, 0);
+  const bound = rawTotal / Math.max(ahead / workers + perProgram[longest], rawTotal / workers);
   const inPython = median(batch.agent.map((run) => run.pythonMs.reduce((a, b) => a + b, 0)));
   const pair = median(batch.rawPair.map((run) => run.ms));
   // When the longest program started in runMany: its result's arrival less its time in Python.
@@ -344,9 +346,10 @@ function batchNote(batch) {
   const longestStart = median(batch.agent.map((run) => run.doneMs[longest] - run.pythonMs[longest]));
   return (
     `Raw runs the ${count} programs in ${formatMs(rawTotal)}; ${batch.names[longest]} alone takes ` +
-    `${formatMs(perProgram[longest])} of it (${Math.round((100 * perProgram[longest]) / rawTotal)} %), and a batch ends ` +
-    `no sooner than its longest program, so ${workers} workers can make it at most ${formatRatio(bound)} raw's ` +
-    `throughput. runMany took ${formatMs(agentTotal)}, its programs ${formatMs(inPython)} in Python in all, ` +
+    `${formatMs(perProgram[longest])} of it (${Math.round((100 * perProgram[longest]) / rawTotal)} %). Handed out in ` +
+    `input order, it starts no sooner than the ${longest} programs ahead of it are done (${formatMs(ahead)} of raw's ` +
+    `time, shared ${workers} ways), and a batch ends no sooner than it has, so ${workers} workers with a core each ` +
+    `and no cost of their own can make it at most ${formatRatio(bound)} raw's throughput. runMany took ${formatMs(agentTotal)}, its programs ${formatMs(inPython)} in Python in all, ` +
     `over ${workers} workers sharing this machine's 2 cores with the page, the widget and the rest of the machine. ` +
     `There ${batch.names[longest]} started ${formatMs(longestStart)} into the batch, once the programs before it had ` +
     `been handed out, and took ${formatMs(longestMs)} beside the other worker's programs: the batch ended ` +
