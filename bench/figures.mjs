@@ -287,7 +287,7 @@ export function buildFigures({ loads, sessions, typing, recovery, chatUi, progra
 /** Figure 9: HumanEval through runMany against raw, and how many of its programs passed. */
 function batchRows(batch) {
   const count = batch.names.length;
-  const rate = (runs) => summarise(runs.map((run) => count / (run.ms / 1000)));
+  const rate = (runs, programs = count) => summarise(runs.map((run) => programs / (run.ms / 1000)));
   const passed = (runs) => exactly(Math.min(...runs.map((run) => run.statuses.filter((s) => s === "ok").length)));
   return [
     row({
@@ -307,7 +307,7 @@ function batchRows(batch) {
         `The control: raw Pyodide on two pages at once, each page its own worker running all ${count} (twice the work), ` +
         "in the Sandpit column, against raw's one worker: what this machine gave two workers",
       unit: "runs/s",
-      sandpit: summarise(batch.rawPair.map((run) => (2 * count) / (run.ms / 1000))),
+      sandpit: rate(batch.rawPair, 2 * count),
       raw: rate(batch.raw),
       target: targets.none,
     }),
@@ -349,7 +349,8 @@ function batchNote(batch) {
     `${formatMs(perProgram[longest])} of it (${Math.round((100 * perProgram[longest]) / rawTotal)} %). Handed out in ` +
     `input order, it starts no sooner than the ${longest} programs ahead of it are done (${formatMs(ahead)} of raw's ` +
     `time, shared ${workers} ways), and a batch ends no sooner than it has, so ${workers} workers with a core each ` +
-    `and no cost of their own can make it at most ${formatRatio(bound)} raw's throughput. runMany took ${formatMs(agentTotal)}, its programs ${formatMs(inPython)} in Python in all, ` +
+    `and no cost of their own can make it at most ${formatRatio(bound)} raw's throughput. ` +
+    `runMany took ${formatMs(agentTotal)}, its programs ${formatMs(inPython)} in Python in all, ` +
     `over ${workers} workers sharing this machine's 2 cores with the page, the widget and the rest of the machine. ` +
     `There ${batch.names[longest]} started ${formatMs(longestStart)} into the batch, once the programs before it had ` +
     `been handed out, and took ${formatMs(longestMs)} beside the other worker's programs: the batch ended ` +
