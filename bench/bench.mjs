@@ -12,7 +12,12 @@
 // sandpit-client.js, from a serving of the bundle whose config lets it.
 // Figure 10 measures the path chat UIs use: the MCP SDK's Client over
 // IframeParentTransport, calling as soon as the widget answers `initialize`
-// (bench/chat-ui.mjs).
+// (bench/chat-ui.mjs). Figure 4's relay row measures desktop MCP clients'
+// path: a stdio client, Sandpit's MCP server, a paired tab (bench/relay.mjs).
+// Figure 14 measures sessions beyond the cores on the agent path
+// (bench/pool.mjs), also on a serving whose deployment holds three workers.
+// Figure 15 opens each of the page, the agent path and the chat-UI path for
+// the first time, on loopback and on an emulated link (bench/first-visit.mjs).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,16 +27,21 @@ import { launchChromium } from "./browser.mjs";
 import { loadHumanEval, measureBatch } from "./batch.mjs";
 import { measureAskOverhead } from "./ask.mjs";
 import { snapshotBundle } from "./bundle.mjs";
+import { poolRows } from "./figure-pool.mjs";
 import { buildFigures } from "./figures.mjs";
 import { measureChatUi, serveChatUi } from "./chat-ui.mjs";
+import { firstVisitSurfaces, measureFirstVisits } from "./first-visit.mjs";
 import { measureLoads } from "./loads.mjs";
 import { describeMachine, gitDescribe, loadAverage } from "./machine.mjs";
-import { loadPrograms } from "./programs.mjs";
+import { measureFixes } from "./fixes.mjs";
+import { POOL_PARKING, measurePool } from "./pool.mjs";
+import { loadFailingPrograms, loadPrograms } from "./programs.mjs";
 import { measureSessions } from "./session.mjs";
 import { measureTyping } from "./typing.mjs";
 import { measureRecovery } from "./recovery.mjs";
+import { measureRelay } from "./relay.mjs";
 import { measureOwnSize } from "./size.mjs";
-import { clientTarget, rawTarget, sandpitTarget } from "./targets.mjs";
+import { chatUiTarget, clientTarget, rawTarget, sandpitTarget } from "./targets.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(ROOT, "dist");
@@ -48,6 +58,11 @@ export const DEFAULT_SETTINGS = {
    * Sandpit at 1.01x raw and the next, on code that starts up the same, at 1.12x.
    */
   loads: 9,
+  /**
+   * First visits per surface and link but the page's and raw's on loopback,
+   * which are the loads above (figure 15). Each is a fresh browser too.
+   */
+  firstVisits: 5,
   /** Timed round trips per kind of run and target (figure 4). */
   roundTrips: 100,
   /** Passes over the program set per target, each on a fresh page (figure 6). */
@@ -68,6 +83,10 @@ export const DEFAULT_SETTINGS = {
   asks: 10,
   /** Keys typed into a 2,000-line file in Sandpit's editor (figure 4). */
   keystrokes: 100,
+  /** Passes over the failing programs, each on a fresh page (figure 12). */
+  fixPasses: 3,
+  /** Passes over figure 14 (sessions beyond the cores), each on fresh pages. */
+  poolPasses: 3,
 };
 
 /**
@@ -80,6 +99,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   const settings = { ...DEFAULT_SETTINGS, ...overrides };
   const programs = (await loadPrograms()).slice(0, settings.programs ?? undefined);
   const humanEval = (await loadHumanEval()).slice(0, settings.programs ?? undefined);
+  const failing = await loadFailingPrograms();
   const loadBefore = loadAverage();
   const commit = gitDescribe(ROOT);
   const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
@@ -89,6 +109,7 @@ export async function runBench(overrides = {}, log = () => {}) {
   let clientServer = null;
   let widgetServer = null;
   let chatUiServer = null;
+  let parkingServer = null;
   let browser = null;
   try {
     appServer = await serve({ root: bundle.dist });
@@ -101,16 +122,33 @@ export async function runBench(overrides = {}, log = () => {}) {
     chatUiServer = await serveChatUi();
     const embedders = [clientServer.url, chatUiServer.url].map((url) => new URL(url).origin);
     widgetServer = await serve({ root: bundle.dist, embedOrigins: embedders });
+    parkingServer = await serve({ root: bundle.dist, embedOrigins: embedders, sessions: POOL_PARKING });
     browser = await launchChromium();
     const sandpit = sandpitTarget(appServer.url);
     const raw = rawTarget(rawServer.url);
     const agent = clientTarget(clientServer.url, widgetServer.url);
+    const widgetUrl = new URL(WIDGET_PAGE, widgetServer.url).href;
     const server = await cacheHeaders(appServer.url);
     const loads = await measureLoads([sandpit, raw], settings.loads, log);
+    const surfaces = firstVisitSurfaces({
+      app: sandpit,
+      client: agent,
+      chatUi: chatUiTarget(new URL("index.html", chatUiServer.url).href, widgetUrl),
+      raw,
+    });
+    const firstVisits = await measureFirstVisits(
+      {
+        loopback: [surfaces.widget, surfaces["chat-ui"]],
+        emulated: [surfaces.page, surfaces.widget, surfaces["chat-ui"], surfaces.raw],
+      },
+      settings.firstVisits,
+      log,
+    );
     const sessions = await measureSessions(browser, [sandpit, agent, raw], programs, settings, log);
+    const relay = await measureRelay(browser, bundle.dist, settings.roundTrips, log);
     const chatUi = await measureChatUi(
       browser,
-      { pageUrl: new URL("index.html", chatUiServer.url).href, widgetUrl: new URL(WIDGET_PAGE, widgetServer.url).href, rawUrl: raw.url() },
+      { pageUrl: new URL("index.html", chatUiServer.url).href, widgetUrl, rawUrl: raw.url() },
       programs,
       settings,
       log,
@@ -129,24 +167,35 @@ export async function runBench(overrides = {}, log = () => {}) {
     );
     const batch = await measureBatch(browser, { agent, raw }, humanEval, settings.batches, log);
     const ask = await measureAskOverhead(browser, appServer.url, settings.asks, log);
+    const fixes = await measureFixes(browser, agent, failing, settings.fixPasses, log);
+    const parking = clientTarget(clientServer.url, parkingServer.url);
+    const pool = await measurePool(browser, { agent, parking }, settings.poolPasses, log);
     const size = await measureOwnSize(bundle.dist);
     return {
       date: new Date().toISOString(),
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       settings: { ...settings, programs: programs.length },
-      figures: buildFigures({ loads, sessions, typing, recovery, chatUi, programCount: programs.length, size, server, ask, batch }),
+      figures: buildFigures({ loads, firstVisits, sessions, relay, typing, recovery, chatUi, programCount: programs.length, size, server, ask, batch, fixes, pool }),
       details: {
         server,
+        // Figure 14, per pass: the 300 calls' wall time over 2 and 6 sessions, new and resident calls, restores.
+        pool,
         // Figure 9, per timed batch: wall time, and each program's status and time (Python's, or raw's round trip).
         batch,
         size,
         bytes: Object.fromEntries(
           Object.entries(loads).map(([name, l]) => [name, { firstLoad: l[0].cold.transferred, returnVisit: l[0].warm.transferred }]),
         ),
+        // Figure 15, per link and surface: each first visit's times and bytes, with the bytes of the last one by path.
+        firstVisits,
         // How each Sandpit visit started Python: `absent` on a first visit, `used` when a return visit restored the snapshot.
         snapshot: loads.sandpit.map((l) => ({ cold: l.cold.snapshot, warm: l.warm.snapshot })),
         memory: perTarget(sessions, (s) => s.memory),
         recovery,
+        // Figure 4's relay row: the stdio client's round trips, and each call's time in the tab.
+        relay,
+        // Figure 12, per pass and program: its status, its fix's summary, whether it was proved, its trials' time.
+        fixes,
         mainThreadPerRun: perTarget(sessions, (s) => ({
           trivial: perRun(s.trivial),
           print100kb: perRun(s.print100kb),
@@ -156,12 +205,51 @@ export async function runBench(overrides = {}, log = () => {}) {
     };
   } finally {
     await browser?.close();
+    await parkingServer?.close();
     await widgetServer?.close();
     await chatUiServer?.close();
     await clientServer?.close();
     await rawServer?.close();
     await plainServer?.close();
     await appServer?.close();
+    await bundle.remove();
+  }
+}
+
+/**
+ * Figure 14 alone (`BENCH_ONLY=pool`): its rows, its details and what it was
+ * measured on, to put in place of the figure's rows of the last full run.
+ *
+ * @param {typeof DEFAULT_SETTINGS} settings
+ * @param {(message: string) => void} log
+ */
+export async function runPoolBench(settings, log) {
+  const loadBefore = loadAverage();
+  const commit = gitDescribe(ROOT);
+  const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
+  const servers = [];
+  let browser = null;
+  try {
+    const clientServer = await serve({ root: CLIENT });
+    servers.push(clientServer);
+    const embedOrigins = [new URL(clientServer.url).origin];
+    const widgetServer = await serve({ root: bundle.dist, embedOrigins });
+    servers.push(widgetServer);
+    const parkingServer = await serve({ root: bundle.dist, embedOrigins, sessions: POOL_PARKING });
+    servers.push(parkingServer);
+    browser = await launchChromium();
+    const agent = clientTarget(clientServer.url, widgetServer.url);
+    const parking = clientTarget(clientServer.url, parkingServer.url);
+    const pool = await measurePool(browser, { agent, parking }, settings.poolPasses, log);
+    return {
+      date: new Date().toISOString(),
+      machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
+      figures: poolRows(pool),
+      pool,
+    };
+  } finally {
+    await browser?.close();
+    for (const server of servers) await server.close();
     await bundle.remove();
   }
 }

@@ -52,9 +52,10 @@ async function visit(context, target) {
     await page.goto(target.url(FIRST_RUN));
     const times = await target.loadTimes(page);
     if (!times.firstOk) throw new Error(`${target.name}: ${FIRST_RUN} on opening the page ended as ${times.firstPhase}`);
+    const untilFirstResult = bytes.mark();
     await target.settled(page);
     const serviceWorker = await page.evaluate(() => Boolean(navigator.serviceWorker?.controller));
-    return { ...times, serviceWorker, transferred: await bytes.stop() };
+    return { ...times, serviceWorker, untilFirstResult: (await untilFirstResult).total, transferred: await bytes.stop() };
   } finally {
     await page.close();
   }
@@ -62,12 +63,13 @@ async function visit(context, target) {
 
 /**
  * Response body bytes of every request in `context` (workers' and service
- * workers' too) until `stop()`. The local server sends Content-Length and no
+ * workers' too) until `stop()`; `mark()` gives those of the requests finished
+ * so far. The local server sends Content-Length and no
  * compression, so the header is the number of bytes on the wire. Answers a
  * service worker gave the page are left out: what it fetched for them is
  * counted as its own request, and what it had cached cost nothing.
  */
-function countResponseBytes(context) {
+export function countResponseBytes(context) {
   const pending = [];
   const onFinished = (request) => {
     if (!request.url().startsWith("http")) return;
@@ -79,13 +81,17 @@ function countResponseBytes(context) {
     );
   };
   context.on("requestfinished", onFinished);
+  const sum = async (/** @type {Promise<{ path: string, bytes: number }>[]} */ counted) => {
+    const responses = await Promise.all(counted);
+    const byPath = {};
+    for (const { path, bytes } of responses) byPath[path] = (byPath[path] ?? 0) + bytes;
+    return { total: responses.reduce((total, r) => total + r.bytes, 0), requests: responses.length, byPath };
+  };
   return {
-    async stop() {
+    mark: () => sum([...pending]),
+    stop() {
       context.off("requestfinished", onFinished);
-      const responses = await Promise.all(pending);
-      const byPath = {};
-      for (const { path, bytes } of responses) byPath[path] = (byPath[path] ?? 0) + bytes;
-      return { total: responses.reduce((sum, r) => sum + r.bytes, 0), requests: responses.length, byPath };
+      return sum(pending);
     },
   };
 }

@@ -20,6 +20,8 @@ declare global {
     client: any;
     /** Raw Pyodide's page (bench/raw/main.mjs). */
     raw: any;
+    /** The chat-UI path's page (bench/chat-ui/main.mjs). */
+    chatUi: any;
   }
 
   // The elements the bench selects are the app's, all HTML elements.

@@ -8,14 +8,26 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const PROGRAMS_DIR = fileURLToPath(new URL("./programs/", import.meta.url));
+/** The failing programs: bench/failing/, cells as here, each failing on purpose (figure 12). */
+const FAILING_DIR = fileURLToPath(new URL("./failing/", import.meta.url));
 const CELL_MARKER = /^# %% /m;
 
 /** Every program as `{ name, code }`, in file then cell order. */
-export async function loadPrograms() {
-  const files = (await readdir(PROGRAMS_DIR)).filter((file) => file.endsWith(".py")).sort();
+export function loadPrograms() {
+  return loadCells(PROGRAMS_DIR);
+}
+
+/** Every failing program as `{ name, code }`, in file then cell order. */
+export function loadFailingPrograms() {
+  return loadCells(FAILING_DIR);
+}
+
+/** @param {string} dir */
+async function loadCells(dir) {
+  const files = (await readdir(dir)).filter((file) => file.endsWith(".py")).sort();
   const programs = [];
   for (const file of files) {
-    const text = await readFile(join(PROGRAMS_DIR, file), "utf8");
+    const text = await readFile(join(dir, file), "utf8");
     // The part before the first marker is the file's own header comment.
     for (const cell of text.split(CELL_MARKER).slice(1)) {
       const newline = cell.indexOf("\n");

@@ -40,9 +40,9 @@ function tableRow(figure) {
 /**
  * The results as RESULTS.md's text.
  *
- * @param {{ date: string, machine: any, settings: any, figures: any[], details: any, note?: string }} results
+ * @param {{ date: string, machine: any, settings: any, figures: any[], details: any, note?: string, partial?: any }} results
  */
-export function markdown({ date, machine, settings, figures, details, note }) {
+export function markdown({ date, machine, settings, figures, details, note, partial }) {
   const missed = figures.filter((f) => f.target.met === false);
   const lines = [
     "# Benchmarks: Sandpit against raw Pyodide",
@@ -55,9 +55,17 @@ export function markdown({ date, machine, settings, figures, details, note }) {
     `- Load average before measuring: ${machine.loadAverageBefore.toFixed(2)}, after: ${machine.loadAverageAfter.toFixed(2)}` +
       (machine.busy ? " — **the machine was busy with other work while measuring**: absolute times are inflated; the targets were measured alternately, so ratios suffer less." : ""),
     ...(note ? [`- Note: ${note}`] : []),
+    ...(partial
+      ? [
+          `- Figure ${partial.figure} was measured on its own (\`BENCH_ONLY\`) on ${partial.date}, \`dist/\` built ${partial.machine.distBuilt} ` +
+            `at commit ${partial.machine.commit}, load average ${partial.machine.loadAverageBefore.toFixed(2)} before and ` +
+            `${partial.machine.loadAverageAfter.toFixed(2)} after; the other figures are from the run above.`,
+        ]
+      : []),
     `- Samples: ${settings.loads} cold + warm loads per target; ${settings.roundTrips} timed round trips per kind; ` +
       `${settings.passes} passes over ${settings.programs} programs; memory after 1 run and after ${settings.memoryRuns.toLocaleString("en-US")}; ` +
-      `${settings.recoveries} timeouts recovered from per mode; ${settings.batches} HumanEval batches per target.`,
+      `${settings.recoveries} timeouts recovered from per mode; ${settings.batches} HumanEval batches per target` +
+      (settings.poolPasses ? `; ${settings.poolPasses} passes over figure 14.` : "."),
     "",
     "Each cell is the median (p95 where the figure says so) with the smallest and largest sample in brackets. " +
       "Ratio is Sandpit over raw for the same figure. Rows marked *agent path* measure Sandpit as a model drives it, " +
@@ -94,6 +102,12 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "for Python to load), then at once either the trivial round trips or the program set, each call sent when the one " +
       "before answered. Every sample is a fresh context; nothing waits for the page to settle, so Sandpit's snapshot maker " +
       "and warm spare start while the calls go on. Raw's page is called the same way from the moment it opens.",
+    "- The relay path (`bench/relay.mjs`, figure 4's relay row): a desktop MCP client, the official SDK's client, starts " +
+      "Sandpit's MCP server (`mcp-server/`, serving the same bundle) over stdio as Claude Desktop does; the app's standalone " +
+      "page, opened at the URL the server names, pairs with it over its loopback WebSocket. A round trip runs from " +
+      "`callTool(run_python)` in the client to its result, after a first call and 3 warm-up calls, in blocks of 10 after a " +
+      "pause; the target is the agent path's p50 plus 2 ms. The tab notes when each call reached its WebSocket and when the " +
+      "result left it, which the note on a missed target uses.",
     "- Times are taken on the page's own clock: start-up figures from navigation start; a round trip from handing over " +
       "the code to having the answer. For Sandpit's UI that means typing into the editor, pressing Run and waiting until the " +
       "finished run is in the DOM, so it **includes rendering the run** (not painting it), as a user gets it; for raw it is " +
@@ -155,6 +169,15 @@ export function markdown({ date, machine, settings, figures, details, note }) {
       "is not counted; the time until its result is on the page is in `results.json`. Samples alternate between the " +
       "three pages, each waiting until its page has settled again (a new spare loaded). The ledger grows by the queued " +
       "run at every sample, so terminate mode replays one more run each time.",
+    "- Sessions beyond the cores (`bench/pool.mjs`, figure 14, Sandpit's alone, agent path): each pass opens fresh " +
+      "pages. One makes six sessions (a first call each), waits until the widget's background work is over, then fires " +
+      "300 calls at once (`count += 1` and `sum(range(1000))`), round robin over two of the sessions, and again over all " +
+      "six, the order alternating from pass to pass; every call must come back `ok`, unrestored, with no session " +
+      "parked. Another makes one session, then five times waits until a warm spare is ready and times a call of the " +
+      "resident session and, right after, the first call of a new one. The third drives a serving whose deployment " +
+      "holds three workers: 200 runs in one session, a call in two more (the pool is full), then, once the pool has " +
+      "parked the first, idle 10 s, to keep a warm spare and that spare is ready, the parked session's next call, " +
+      "which the spare brings back by replaying its 200 runs.",
     "",
     "## The app's own files",
     "",

@@ -3,6 +3,7 @@
 //
 // Settings come from the environment (defaults in bench.mjs):
 //   BENCH_RUNS          cold + warm page loads per target
+//   BENCH_FIRST_VISITS  first visits per surface and link (figure 15)
 //   BENCH_ROUND_TRIPS   timed round trips per kind of run
 //   BENCH_PASSES        passes over the program set
 //   BENCH_PROGRAMS      how many programs of the set to use
@@ -11,16 +12,22 @@
 //   BENCH_BATCHES       timed HumanEval batches per target (figure 9)
 //   BENCH_ASKS          questions to the Ask panel's stub model (five steps each)
 //   BENCH_KEYSTROKES    keys typed into a 2,000-line file in the editor
+//   BENCH_FIX_PASSES    passes over the failing programs (figure 12)
+//   BENCH_POOL_PASSES   passes over figure 14 (sessions beyond the cores)
+//   BENCH_ONLY          "pool": measure figure 14 alone and put its rows in
+//                       place of those of the last full run (results.json)
 //   BENCH_OUT           where to write the results (default: bench/)
 //   BENCH_NOTE          a remark for RESULTS.md, e.g. what else the machine was doing
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { DEFAULT_SETTINGS, runBench } from "./bench.mjs";
+import { DEFAULT_SETTINGS, runBench, runPoolBench } from "./bench.mjs";
 import { markdown, writeReport } from "./report.mjs";
 
 const ENV = {
   loads: "BENCH_RUNS",
+  firstVisits: "BENCH_FIRST_VISITS",
   roundTrips: "BENCH_ROUND_TRIPS",
   passes: "BENCH_PASSES",
   programs: "BENCH_PROGRAMS",
@@ -29,6 +36,8 @@ const ENV = {
   batches: "BENCH_BATCHES",
   asks: "BENCH_ASKS",
   keystrokes: "BENCH_KEYSTROKES",
+  fixPasses: "BENCH_FIX_PASSES",
+  poolPasses: "BENCH_POOL_PASSES",
 };
 
 function settingsFromEnv(env) {
@@ -45,8 +54,27 @@ function settingsFromEnv(env) {
 const settings = settingsFromEnv(process.env);
 const out = process.env.BENCH_OUT || dirname(fileURLToPath(import.meta.url));
 const started = Date.now();
-const results = await runBench(settings, (message) => console.error(`bench: ${message}`));
+const log = (message) => console.error(`bench: ${message}`);
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== "" && only !== "pool") throw new Error(`BENCH_ONLY can be "pool", not ${only}`);
+const results = only ? await withPart(await runPoolBench(settings, log)) : await runBench(settings, log);
 if (process.env.BENCH_NOTE) results.note = process.env.BENCH_NOTE;
 await writeReport(results, out);
 console.log(markdown(results));
 console.error(`bench: done in ${Math.round((Date.now() - started) / 1000)} s; results in ${out}`);
+
+/**
+ * The last full run's results (in `out`) with figure 14 measured again:
+ * its rows and details replaced, and `partial` saying when and on what.
+ */
+async function withPart(part) {
+  const last = JSON.parse(await readFile(join(out, "results.json"), "utf8"));
+  const { date, machine, figures, pool } = part;
+  return {
+    ...last,
+    figures: [...last.figures.filter((f) => f.figure !== "14"), ...figures],
+    settings: { ...last.settings, poolPasses: settings.poolPasses },
+    details: { ...last.details, pool },
+    partial: { figure: "14", date, machine },
+  };
+}

@@ -17,6 +17,7 @@
 import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
 import { newContext } from "./browser.mjs";
 import { mainThreadClock, pageHeap, traceMainThread, workerHeaps } from "./cdp.mjs";
+import { measureHostCalls } from "./host-calls.mjs";
 import { runSeries, startFrameLog, stopFrameLog } from "./page-scripts.mjs";
 
 /** A run that does nothing worth mentioning but still returns a value. */
@@ -79,6 +80,9 @@ async function longSession(browser, sessions, programs, settings, log) {
   log(`round trips: ${settings.roundTrips} printing 100 KB`);
   const trivialBackToBack = await backToBack(sessions, { name: "trivial", code: TRIVIAL_RUN }, settings.roundTrips);
   log(`round trips: ${settings.roundTrips} trivial, back to back`);
+  const agent = sessions.find((s) => s.name === "sandpit-client");
+  const hostCalls = agent ? await measureHostCalls(agent, settings.roundTrips, settings.passes) : null;
+  if (agent) log(`host calls: ${settings.roundTrips} one by one, ${settings.passes} loops of 1,000`);
 
   // Every session has made the same runs so far; top up with programs to the memory run count.
   const missing = Math.max(0, settings.memoryRuns - sessions[0].runs);
@@ -108,6 +112,7 @@ async function longSession(browser, sessions, programs, settings, log) {
         trivial: trivial[s.name],
         print100kb: print100kb[s.name],
         trivialBackToBack: trivialBackToBack[s.name],
+        hostCalls: s === agent ? hostCalls : null,
         paintAfterMany: s === ui ? paintAfterMany : null,
         paintBackToBack: s === ui ? paintBackToBack : null,
         scrollFrames: s === ui ? scrollFrames : [],

@@ -11,14 +11,8 @@
 // (figures 1 to 3 and 7 are about opening the app), so it has no `loadTimes`.
 import { READY_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
 import { CLOCK_PATH, EDITOR_MODULE } from "../www/generated/names.js";
-import {
-  firstRunOnOpen,
-  installClientDriver,
-  installRawDriver,
-  installSandpitDriver,
-  reportWidgetRuns,
-  watchSandpit,
-} from "./page-scripts.mjs";
+import { firstRunOnOpen, installSandpitDriver, watchSandpit } from "./page-sandpit.mjs";
+import { installClientDriver, installRawDriver, reportWidgetRuns } from "./page-scripts.mjs";
 
 /**
  * Waits for `predicate` in a page or a frame, polling on a timer: Playwright's
@@ -69,7 +63,7 @@ const QUIET_MS = 1_500;
  *
  * @param {import("playwright-core").Frame} frame
  */
-async function backgroundDone(frame) {
+export async function backgroundDone(frame) {
   await frame.waitForFunction(
     (quietMs) => {
       const spy = window.__benchSandpit;
@@ -120,7 +114,16 @@ export function clientTarget(url, appUrl) {
       await context.addInitScript(watchSandpit, CLOCK_PATH);
       await context.addInitScript(reportWidgetRuns);
     },
-    url: () => `${url}?app=${encodeURIComponent(appUrl)}`,
+    /** With `firstRun`, the page runs it as soon as the widget answers (figure 15). */
+    url: ({ firstRun = null } = {}) =>
+      `${url}?app=${encodeURIComponent(appUrl)}${firstRun === null ? "" : `&run=${encodeURIComponent(firstRun)}`}`,
+    /** Page-clock time of the `firstRun` result, on a page opened at `url({ firstRun })`. */
+    async firstResultAt(page) {
+      await waitFor(page, () => window.client?.firstResultAt != null || window.client?.error);
+      const { firstResultAt, error } = await page.evaluate(() => ({ firstResultAt: window.client.firstResultAt, error: window.client.error }));
+      if (error) throw new Error(`sandpit-client: ${error}`);
+      return firstResultAt;
+    },
     /** Where the app runs: the widget's frame, not the page. */
     appFrame: widgetFrame,
     /**
@@ -136,6 +139,33 @@ export function clientTarget(url, appUrl) {
       await backgroundDone(widgetFrame(page));
     },
     installDriver: installClientDriver,
+  };
+}
+
+/**
+ * Sandpit in a chat UI: bench/chat-ui/ at `url`, framing the widget at
+ * `widgetUrl` (whose config must list that page's origin in `embed.allow`)
+ * and calling through the MCP SDK's Client. Opened with `firstRun`, the
+ * page connects and calls it at once (figure 15).
+ */
+export function chatUiTarget(url, widgetUrl) {
+  return {
+    name: "sandpit-chat-ui",
+    async prepare(context) {
+      await context.addInitScript(watchSandpit, CLOCK_PATH);
+    },
+    url: ({ firstRun }) => `${url}?widget=${encodeURIComponent(widgetUrl)}&run=${encodeURIComponent(firstRun)}`,
+    /** Page-clock time of the first call's result. */
+    async firstResultAt(page) {
+      await waitFor(page, () => window.chatUi?.opened != null);
+      const { firstCall, firstResultAt } = await page.evaluate(() => window.chatUi.opened);
+      if (!firstCall.ok) throw new Error(`chat-UI path: the first call failed: ${firstCall.error}`);
+      return firstResultAt;
+    },
+    async settled(page) {
+      await appSettled(widgetFrame(page));
+      await backgroundDone(widgetFrame(page));
+    },
   };
 }
 

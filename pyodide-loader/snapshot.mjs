@@ -4,22 +4,14 @@
 // later start restores it instead of initialising Python again.
 //
 // Trust: only a worker started to make the snapshot writes it, before and
-// without running any user code (see `makeSnapshot` in worker.mjs); every
+// without running any user code (see `makeSnapshot` in startup.mjs); every
 // other worker reads it before it removes the storage APIs, so Python never
 // has a handle to it. Each entry carries the bundle's snapshot key (see
 // scripts/vendor-pyodide.mjs: Pyodide's files, the lockfile and this
 // worker's own files) and the sha256 of its bytes: one made for another
 // bundle, or whose bytes changed, is deleted instead of used.
+import { SNAPSHOT_CACHE, SNAPSHOT_ENTRY } from "../www/generated/names.js";
 
-/**
- * Outside the `sandpit-` prefix that the service worker prunes on every
- * update: a snapshot is checked against its own key instead, so one made
- * while the service worker installs is not thrown away by its activation.
- */
-export const SNAPSHOT_CACHE = "python-snapshot";
-
-/** The cache's one entry, relative to Pyodide's files (a URL, as Cache Storage needs; never fetched). */
-export const SNAPSHOT_ENTRY = "startup-snapshot";
 /** @param {string} pyodideUrl */
 const entryUrl = (pyodideUrl) => new URL(SNAPSHOT_ENTRY, pyodideUrl).href;
 
@@ -50,7 +42,7 @@ async function sha256(bytes) {
  *
  * @param {ArrayBuffer} bytes
  */
-function snapshotProblem(bytes) {
+export function snapshotProblem(bytes) {
   if (bytes.byteLength < HEADER_BYTES || bytes.byteLength % 4 !== 0) {
     return `${bytes.byteLength} bytes is no snapshot`;
   }
@@ -77,17 +69,15 @@ function snapshotProblem(bytes) {
 export class SnapshotRejected extends Error {}
 
 /**
- * The stored snapshot for `key` (a promise: the lookup overlaps the fetch of
- * the manifest that says it, and opening Cache Storage on a fresh profile
- * took up to 110 ms here; with no snapshot stored, the key is not awaited),
- * looked up quickly: `{ absent: true }` when
+ * The stored snapshot for `key` (a promise: the lookup, slow on a fresh
+ * profile, overlaps the fetch of the manifest that says it; with no snapshot
+ * stored, the key is not awaited), looked up quickly: `{ absent: true }` when
  * none is stored; `{ rejected }` (why) when the one stored was made for
  * another bundle (it is deleted); else `{ verified }`, a promise of its bytes
  * that rejects with a `SnapshotRejected` when they do not match their sha256
- * or are no snapshot. Reading and hashing 30 MB takes a few hundred
- * milliseconds, so the bytes are checked while Pyodide's start-up goes on
- * (it awaits them only before instantiating); whoever awaits a rejection
- * deletes the snapshot.
+ * or are no snapshot. Reading and hashing the whole memory is slow, so the
+ * bytes are checked while Pyodide's start-up goes on (it awaits them only
+ * before instantiating); whoever awaits a rejection deletes the snapshot.
  *
  * @param {CacheStorage} cacheStorage
  * @param {string} pyodideUrl

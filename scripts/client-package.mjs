@@ -1,7 +1,7 @@
 // @ts-check
 // Builds the embedding client as an npm package (client/): the module the
-// app serves (www/sandpit-client.js) with the generated names written into
-// it, its type declarations generated from its JSDoc types and from the
+// app serves (www/sandpit-client.js) with the generated names and its own
+// modules written into it, its type declarations generated from its JSDoc types and from the
 // message types generated from the Rust (www/generated/protocol.d.ts), then
 // `npm pack`. One source: the package holds only what is built here.
 //
@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 
 import { build } from "esbuild";
 
-import { namesWrittenIn } from "./minify.mjs";
+import { APP_VERSION } from "../www/generated/names.js";
+import { clientWrittenIn } from "./minify.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SOURCE = join(ROOT, "www", "sandpit-client.js");
@@ -27,9 +28,8 @@ const OUT = join(PACKAGE, "dist");
  */
 export async function buildClientPackage(dest) {
   const { version } = JSON.parse(await readFile(join(PACKAGE, "package.json"), "utf8"));
-  const stated = (await readFile(SOURCE, "utf8")).match(/export const VERSION = "([^"]+)"/)?.[1];
-  if (stated !== version) {
-    throw new Error(`client/package.json says version ${version}, www/sandpit-client.js's VERSION ${stated}: make them agree`);
+  if (version !== APP_VERSION) {
+    throw new Error(`client/package.json says version ${version}, the app (Cargo.toml) ${APP_VERSION}: make them agree`);
   }
   await rm(OUT, { recursive: true, force: true });
   await build({
@@ -41,7 +41,7 @@ export async function buildClientPackage(dest) {
     platform: "browser",
     target: "es2022",
     legalComments: "none",
-    plugins: [namesWrittenIn],
+    plugins: [clientWrittenIn],
     logLevel: "warning",
   });
   // The declarations of the source, beside the message types they import.

@@ -1,5 +1,7 @@
 // @ts-check
-// What the bundle's post-build hooks (precache.mjs, minify.mjs) share.
+// What the bundle's post-build hooks (precache.mjs, minify.mjs, the
+// vendor-*.mjs that bundle a library) share.
+import { build } from "esbuild";
 
 /**
  * The bundle's directory: Trunk's staging directory when Trunk runs the
@@ -16,4 +18,25 @@ export function bundleDir(hook) {
     process.exit(1);
   }
   return dir;
+}
+
+/**
+ * Bundles `entry` (esbuild's `entryPoints` or `stdin`) with what it imports
+ * into one minified ES module at `outfile`; its size in bytes.
+ *
+ * @param {{ entryPoints: string[] } | { stdin: { contents: string, resolveDir: string } }} entry
+ * @param {string} outfile
+ */
+export async function bundleModule(entry, outfile) {
+  const { metafile } = await build({
+    ...entry,
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    metafile: true,
+    outfile,
+  });
+  return Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 }

@@ -13,18 +13,22 @@
 // - The names generated from src/names.rs (www/generated/names.js) are
 //   written into each file that imports them, wherever it lands in the
 //   bundle (wasm-bindgen copies www/pwa.js into snippets/, without what it
-//   imports); the embedding client stays one module.
-// - Python files (the runner) lose their comments and private docstrings, line
-//   numbers kept (scripts/strip-python.py, run with the machine's python3).
+//   imports). The embedding client and the Python worker each ship as one
+//   module: their own modules (www/sandpit-*.js, pyodide-loader/*.mjs) are
+//   written into them too, and not shipped on their own.
+// - Python files lose their comments and the docstrings no `help()` reads,
+//   line numbers kept (scripts/strip-python.py, run with the machine's python3).
 // - Pyodide's own files (pyodide/) are shipped as Pyodide publishes them.
 //
 //   node scripts/minify.mjs DIR    (minifies an already built bundle again)
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
-import { extname, join, relative, sep } from "node:path";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
+import { WORKER_PATH } from "../www/generated/names.js";
+import { CLIENT_SCRIPT } from "../www/security-headers.js";
 import { bundleDir } from "./hook.mjs";
 import { PRECACHE_LINE, SW_FILE, walk } from "./precache.mjs";
 
@@ -41,44 +45,89 @@ const STRIP_PYTHON = fileURLToPath(new URL("strip-python.py", import.meta.url));
 /** The generated names' source, which the app's JS imports as `.../generated/names.js`. */
 const NAMES = fileURLToPath(new URL("../www/generated/names.js", import.meta.url));
 
+/** The repository's root, where the bundle's own sources are. */
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
 /**
- * Resolves the generated names to their source from any importer, and leaves
- * every other import to the browser, as written.
+ * Resolves the generated names to their source from any importer, and the
+ * imports `own` matches to their source in `dir`; leaves every other import
+ * to the browser, as written.
  *
- * @type {import("esbuild").Plugin}
+ * @param {RegExp | null} own
+ * @param {string} [dir]
+ * @returns {import("esbuild").Plugin}
  */
-export const namesWrittenIn = {
-  name: "sandpit-names",
-  setup(plugin) {
-    plugin.onResolve({ filter: /(^|\/)generated\/names\.js$/ }, () => ({ path: NAMES }));
-    plugin.onResolve({ filter: /.*/ }, ({ path }) => ({ path, external: true }));
-  },
+function writtenIn(own, dir = ROOT) {
+  return {
+    name: "sandpit-names",
+    setup(plugin) {
+      plugin.onResolve({ filter: /(^|\/)generated\/names\.js$/ }, () => ({ path: NAMES }));
+      if (own !== null) plugin.onResolve({ filter: own }, ({ path }) => ({ path: join(dir, path) }));
+      plugin.onResolve({ filter: /.*/ }, ({ path }) => ({ path, external: true }));
+    },
+  };
+}
+
+/** The generated names written into a file, every other import left as written. */
+export const namesWrittenIn = writtenIn(null);
+
+/** The embedding client as one module: the names and its own modules (www/sandpit-*.js) written into it. */
+export const clientWrittenIn = writtenIn(/^\.\/sandpit-[a-z]+\.js$/, join(ROOT, "www"));
+
+/** The service worker as one module: the names and its own modules (www/sw-*.js, the headers) written into it. */
+export const serviceWorkerWrittenIn = writtenIn(/^\.\/(sw-[a-z]+|security-headers)\.js$/, join(ROOT, "www"));
+
+/** The Python worker as one module: the names and its own modules (pyodide-loader/*.mjs) written into it. */
+export const workerWrittenIn = writtenIn(/^\.\/[a-z-]+\.mjs$/, join(ROOT, "pyodide-loader"));
+
+/**
+ * Files that ship as one module, with their own modules written into them:
+ * the embedding client (other sites import one file), and the Python
+ * worker, which then starts with one request instead of one per module.
+ *
+ * @type {Record<string, import("esbuild").Plugin>}
+ */
+const ONE_MODULE = {
+  [CLIENT_SCRIPT]: clientWrittenIn,
+  [WORKER_PATH]: workerWrittenIn,
 };
 
 /**
- * Minifies `source` (a file of the kind `loader`); ES modules stay ES modules.
+ * Minifies `source` (a file of the kind `loader`); ES modules stay ES
+ * modules. Returns the code and the files of the repository written into
+ * it (relative to its root, "/"-separated).
  *
  * @param {string} source
  * @param {"js" | "css" | "python"} loader
+ * @param {import("esbuild").Plugin} [imports] how its imports are resolved
+ * @returns {Promise<{ code: string, bundled: string[] }>}
  */
-async function minify(source, loader) {
-  if (loader === "python") return execFileSync("python3", [STRIP_PYTHON], { input: source, encoding: "utf8" });
-  if (loader === "css") return (await transform(source, { loader, minify: true, legalComments: "none" })).code;
-  const { outputFiles } = await build({
+async function minify(source, loader, imports = namesWrittenIn, rel = "") {
+  if (loader === "python") {
+    return { code: execFileSync("python3", [STRIP_PYTHON, rel], { input: source, encoding: "utf8" }), bundled: [] };
+  }
+  if (loader === "css") {
+    return { code: (await transform(source, { loader, minify: true, legalComments: "none" })).code, bundled: [] };
+  }
+  const { outputFiles, metafile } = await build({
     stdin: { contents: source, loader },
     bundle: true,
     format: "esm",
     minify: true,
     legalComments: "none",
-    plugins: [namesWrittenIn],
+    plugins: [imports],
+    metafile: true,
     write: false,
   });
-  return outputFiles[0].text;
+  const bundled = Object.keys(metafile.inputs)
+    .filter((input) => input !== "<stdin>")
+    .map((input) => relative(ROOT, resolve(input)).split(sep).join("/"));
+  return { code: outputFiles[0].text, bundled };
 }
 
 /**
  * The service worker minified around its precache line, which stays first and
- * whole. Outside that line `PRECACHE` is a free name to esbuild, so it is not
+ * whole, as one module with its own modules written in. Outside that line `PRECACHE` is a free name to esbuild, so it is not
  * renamed; and an `import` below a statement is still hoisted, as ever.
  *
  * @param {string} source
@@ -86,12 +135,13 @@ async function minify(source, loader) {
 async function minifyServiceWorker(source) {
   const line = source.match(PRECACHE_LINE)?.[0];
   if (!line) throw new Error(`${SW_FILE} has no "const PRECACHE = ...;" line`);
-  return `${line}\n${await minify(source.replace(PRECACHE_LINE, ""), "js")}`;
+  return `${line}\n${(await minify(source.replace(PRECACHE_LINE, ""), "js", serviceWorkerWrittenIn)).code}`;
 }
 
 /**
  * Minifies every JS, CSS and Python file under `dir` but Pyodide's, then rewrites the
- * `integrity` hashes of the pages for the new bytes. Returns the byte counts
+ * `integrity` hashes of the pages for the new bytes. A module written into
+ * one of ONE_MODULE is no longer shipped on its own. Returns the byte counts
  * before and after.
  *
  * @param {string} dir
@@ -99,15 +149,29 @@ async function minifyServiceWorker(source) {
 export async function minifyBundle(dir) {
   let before = 0;
   let after = 0;
+  /** @type {Set<string>} */
+  const writtenInto = new Set();
   for await (const path of walk(dir)) {
     const rel = relative(dir, path).split(sep).join("/");
     const loader = LOADERS[extname(rel)];
     if (!loader || rel.split("/")[0] === VENDORED) continue;
     const source = await readFile(path, "utf8");
-    const code = rel === SW_FILE ? await minifyServiceWorker(source) : await minify(source, loader);
+    const { code, bundled } =
+      rel === SW_FILE
+        ? { code: await minifyServiceWorker(source), bundled: [] }
+        : await minify(source, loader, ONE_MODULE[rel] ?? namesWrittenIn, rel);
+    if (ONE_MODULE[rel]) for (const module of bundled) writtenInto.add(module);
     before += Buffer.byteLength(source);
     after += Buffer.byteLength(code);
     await writeFile(path, code);
+  }
+  for (const module of writtenInto) {
+    if (ONE_MODULE[module]) continue;
+    const shipped = join(dir, module);
+    const size = await stat(shipped).then((info) => info.size, () => null);
+    if (size === null) continue;
+    after -= size;
+    await rm(shipped);
   }
   for (const page of PAGES) await rehashIntegrity(dir, page);
   return { before, after };

@@ -6,31 +6,14 @@
 // headers get them from the service worker instead: both take the header
 // values from www/security-headers.js.
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
-import { extname, join, normalize, relative, resolve, sep } from "node:path";
+import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { CONFIG_FILE } from "../www/generated/names.js";
+import { MIME, bundleFile } from "./bundle-files.mjs";
 import { ISOLATION_HEADERS, connectOrigins, securityHeaders } from "../www/security-headers.js";
-
-/** Content types by file extension, for everything a bundle holds. @type {Record<string, string>} */
-export const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".wasm": "application/wasm",
-  ".zip": "application/zip",
-  ".py": "text/x-python; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".whl": "application/zip",
-  ".woff2": "font/woff2",
-  ".webmanifest": "application/manifest+json",
-};
 
 /**
  * A JSON file of the bundle, or null when it is missing.
@@ -71,26 +54,6 @@ async function bundleConnect(root, allowOrigins) {
 function withEmbedOrigins(config, origins) {
   const allow = [...(config?.embed?.allow ?? []), ...origins];
   return { ...config, embed: { ...config?.embed, allow } };
-}
-
-/**
- * The file under `dir` that a request's `pathname` names (a directory
- * stands for its index.html), or the status to answer with: 403 outside
- * `dir`, 404 when there is no such file.
- *
- * @param {string} dir
- * @param {string} pathname
- * @returns {Promise<{ path: string, info: import("node:fs").Stats } | { status: 403 | 404 }>}
- */
-export async function bundleFile(dir, pathname) {
-  let path = normalize(join(dir, decodeURIComponent(pathname)));
-  if (path !== dir && !path.startsWith(dir + sep)) return { status: 403 };
-  let info = await stat(path).catch(() => null);
-  if (info?.isDirectory()) {
-    path = join(path, "index.html");
-    info = await stat(path).catch(() => null);
-  }
-  return info?.isFile() ? { path, info } : { status: 404 };
 }
 
 /**

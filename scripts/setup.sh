@@ -72,12 +72,12 @@ fi
 if [ "${1:-build}" = test ]; then
   apt_install chromium
 
-  # pytest for the runner's tests, beside the project rather than in the
+  # pytest and ruff for the runner's tests and lint, beside the project rather than in the
   # machine's Python, which `make pytest` runs it with.
   pytest_dir=.cache/pytest
   want=$(sha256sum tests/python/requirements.txt | cut -d' ' -f1)
   if [ "$(cat "$pytest_dir/.stamp" 2>/dev/null)" != "$want" ]; then
-    say "installing pytest for the runner's tests (pip, hashes checked)"
+    say "installing pytest and ruff for the runner's tests and lint (pip, hashes checked)"
     rm -rf "$pytest_dir"
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
       --no-deps --only-binary=:all: --require-hashes --target "$pytest_dir" -r tests/python/requirements.txt

@@ -6,24 +6,13 @@
 // screen (www/editor.js).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { EDITOR_MODULE } from "../www/generated/names.js";
-import { bundleDir } from "./hook.mjs";
+import { bundleDir, bundleModule } from "./hook.mjs";
 
 const SOURCE = fileURLToPath(new URL("../www/editor/code-editor.js", import.meta.url));
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outfile = join(bundleDir("vendor-codemirror"), EDITOR_MODULE);
-  const { metafile } = await build({
-    entryPoints: [SOURCE],
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    minify: true,
-    legalComments: "none",
-    metafile: true,
-    outfile,
-  });
-  const bytes = Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+  const bytes = await bundleModule({ entryPoints: [SOURCE] }, outfile);
   console.log(`vendor-codemirror: ${EDITOR_MODULE}, ${(bytes / 1e3).toFixed(1)} kB`);
 }

@@ -3,14 +3,12 @@
 // KaTeX, pinned in package.json, into the staged bundle as vendor/katex/:
 // its ES module, its style sheet and its woff2 fonts (every browser that
 // runs Sandpit reads woff2, so the sheet is rewritten to name only those).
-// The page loads it the first time a run shows math (www/math.js).
+// The page loads it the first time a run shows math (www/sandpit-math.js).
 import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { KATEX_DIR } from "../www/generated/names.js";
 import { bundleDir } from "./hook.mjs";
-
-/** Where KaTeX lands in the bundle; www/math.js loads it from there. */
-export const KATEX_DIR = "vendor/katex";
 
 const SOURCE = fileURLToPath(new URL("../node_modules/katex/dist/", import.meta.url));
 
@@ -32,5 +30,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await writeFile(join(target, "katex.css"), css);
   const fonts = (await readdir(join(SOURCE, "fonts"))).filter((name) => name.endsWith(".woff2"));
   for (const name of fonts) await copyFile(join(SOURCE, "fonts", name), join(target, "fonts", name));
-  console.log(`vendor-katex: katex.mjs, katex.css and ${fonts.length} fonts in ${KATEX_DIR}/`);
+  console.log(`vendor-katex: katex.mjs, katex.css and ${fonts.length} fonts in ${KATEX_DIR}`);
 }

@@ -16,6 +16,7 @@
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { walk } from "./precache.mjs";
 import { CONFIG_FILE } from "../www/generated/names.js";
 
 const IMPORTED = ["pyodide.mjs", "pyodide.asm.mjs"];
@@ -120,8 +121,9 @@ for (const name of FETCHED) {
 /**
  * What a start-up snapshot of Python's memory depends on (see
  * pyodide-loader/snapshot.mjs): Pyodide's core files, the lockfile just
- * written, and the worker's own files (which decide what start-up does
- * before the snapshot is taken) with the names they import, hashed together.
+ * written, and the worker's own files, the runner's Python among them
+ * (which decide what start-up does before the snapshot is taken), with the
+ * names they import, hashed together.
  * A deployment that changes any of them changes the key, and a snapshot
  * made for another key is never restored.
  *
@@ -130,10 +132,9 @@ for (const name of FETCHED) {
 async function snapshotKey(staging) {
   const hash = createHash("sha256");
   const loader = join(staging, "pyodide-loader");
-  const paths = [
-    ...[...IMPORTED, ...FETCHED].map((name) => join(target, name)),
-    ...(await readdir(loader)).sort().map((name) => join(loader, name)),
-  ];
+  const own = [];
+  for await (const path of walk(loader)) own.push(path);
+  const paths = [...[...IMPORTED, ...FETCHED].map((name) => join(target, name)), ...own.sort()];
   for (const path of paths) {
     hash.update(path.slice(staging.length));
     hash.update(await readFile(path));

@@ -2,10 +2,10 @@
 //!
 //! The host page (this crate, compiled to wasm32) talks to Pyodide in a module
 //! worker. [`protocol`] is the single definition of what crosses that boundary,
-//! [`runtime`] owns the worker, and [`ui`] wires it to the page. [`storage`]
-//! keeps the user's work across reloads ([`kept_files`] decides which of each
-//! session's files) and [`pwa`] is the page's side of the service worker
-//! (offline, updates, install).
+//! [`runtime`] owns the worker, and [`ui`] wires it to the page. [`store`]
+//! keeps the user's work across reloads ([`store::kept_files`] decides which
+//! of each session's files) and [`pwa`] is the page's side of the service
+//! worker (offline, updates, install).
 #![deny(clippy::unwrap_used)]
 // `{:?}` prints nothing in the release build (`-Zfmt-debug=none`):
 // messages quote with `format::quoted` and show JS values with `js_error`.

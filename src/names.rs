@@ -2,7 +2,7 @@
 //! definition of each.
 //!
 //! `make schema` writes them into `www/generated/names.js` (and its `.d.ts`),
-//! which the JS imports; `runner.py` gets the ones it needs from the worker
+//! which the JS imports; the Python runner gets the ones it needs from the worker
 //! at `configure`, and a native test checks the literals of the files that
 //! cannot import (index.html's inline script, Trunk.toml).
 
@@ -68,6 +68,9 @@ shared_names! {
     /// runner stream the output it holds (SIGUSR1, which nothing else sends).
     pub const NUDGE_SIGNAL: i32 = 10;
 
+    /// The app's version (Cargo.toml's), which the embedding client states too.
+    pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+
     /// The session used when a caller names none.
     pub const DEFAULT_SESSION: &str = "main";
 
@@ -84,6 +87,11 @@ shared_names! {
     /// loads it once the app is on screen.
     pub const EDITOR_MODULE: &str = "vendor/codemirror/code-editor.mjs";
 
+    /// Where the build puts KaTeX (its module, style sheet and fonts),
+    /// relative to the app's root: the page, the widget and the embedding
+    /// client load it from there the first time they show math.
+    pub const KATEX_DIR: &str = "vendor/katex/";
+
     /// Where the page keeps the theme the person picked (`light` or `dark`;
     /// none follows the system): localStorage, so the first paint has it.
     pub const THEME_STORAGE_KEY: &str = "sandpit-theme";
@@ -92,9 +100,52 @@ shared_names! {
     /// agents (`off`; none: they are offered): localStorage.
     pub const WEB_MCP_STORAGE_KEY: &str = "sandpit-webmcp";
 
-    /// The BroadcastChannel on which the service worker tells pages why
-    /// installing the offline copy failed.
+    /// The BroadcastChannel on which the service worker tells pages how
+    /// installing the offline copy goes, and why it failed.
     pub const SERVICE_WORKER_CHANNEL: &str = "sandpit-service-worker";
+
+    /// The `type` of the service worker's message, on [`SERVICE_WORKER_CHANNEL`],
+    /// that gives how much of the offline copy is in (`done` and `total` bytes).
+    pub const SERVICE_WORKER_INSTALL_PROGRESS: &str = "install-progress";
+
+    /// The `type` of the service worker's message, on [`SERVICE_WORKER_CHANNEL`],
+    /// that says why installing the offline copy failed (`reason`).
+    pub const SERVICE_WORKER_INSTALL_FAILED: &str = "install-failed";
+
+    /// The `type` of the page's message asking the service worker in control
+    /// which version it serves; the answer has the same `type`, with
+    /// `version`, `files`, `bytes` and `complete` (whether every file of the
+    /// offline copy is kept).
+    pub const SERVICE_WORKER_STATUS: &str = "status";
+
+    /// The `type` of the installable page's message asking the service worker
+    /// in control to keep the whole offline copy (the bundled wheels too);
+    /// it answers with its status once they are kept, and says how it goes
+    /// on [`SERVICE_WORKER_CHANNEL`].
+    pub const SERVICE_WORKER_KEEP: &str = "keep";
+
+    /// The `type` of the page's message that lets the waiting version take
+    /// over now ("Reload to update").
+    pub const SERVICE_WORKER_SKIP_WAITING: &str = "skip-waiting";
+
+    /// The `type` of the page's message asking the active service worker to
+    /// control it (a forced reload leaves the page without one).
+    pub const SERVICE_WORKER_CLAIM: &str = "claim";
+
+    /// The Cache Storage cache that holds the start-up snapshot (Python's
+    /// memory after start-up). Outside the `sandpit-` caches, which the
+    /// service worker prunes on every update: a snapshot is checked against
+    /// its own key instead, so one made while the service worker installs
+    /// is not thrown away by its activation.
+    pub const SNAPSHOT_CACHE: &str = "python-snapshot";
+
+    /// The start-up snapshot's entry in [`SNAPSHOT_CACHE`], relative to
+    /// Pyodide's files (a URL, as Cache Storage needs; never fetched).
+    pub const SNAPSHOT_ENTRY: &str = "startup-snapshot";
+
+    /// The BroadcastChannel on which the snapshot maker tells pages it
+    /// stored a start-up snapshot (`bytes`).
+    pub const SNAPSHOT_CHANNEL: &str = "sandpit-snapshot";
 
     /// The embeddable widget: the app's page under this name, relative to its root.
     pub const WIDGET_PAGE: &str = "widget.html";
@@ -145,11 +196,29 @@ shared_names! {
     pub const FRESH_RUN_META: &str = "sandpit/freshNamespace";
 
     /// The experimental capability, in the widget's `initialize` result, that
-    /// says how many sessions it runs at once (`{"maxWorkers": n}`).
+    /// says how many sessions it runs at once (`{"maxWorkers": n}`: one per
+    /// core; more sessions keep their workers, and their calls take turns).
     pub const POOL_CAPABILITY: &str = "sandpit/pool";
 
+    /// The experimental capability in which an MCP client offers its own
+    /// functions to the code it runs, in `initialize`'s client capabilities:
+    /// `{"functions": [{"name", "description", "inputSchema"}], "sessions": [...]}`
+    /// (`sessions`, when given, the only sessions whose code may call them).
+    pub const HOST_FUNCTIONS_CAPABILITY: &str = "sandpit/functions";
+
+    /// The request the widget sends the client that offered functions, for
+    /// each call the code makes: `{"name", "arguments"}`, answered by
+    /// `{"value"}` or a JSON-RPC error whose message the code reads.
+    pub const HOST_CALL_METHOD: &str = "sandpit/functions/call";
+
+    /// The JSON Schema validator the widget checks a host call's arguments
+    /// with (`@cfworker/json-schema`), relative to the app's root, loaded
+    /// the first time a client offers functions.
+    pub const JSON_SCHEMA_MODULE: &str = "vendor/json-schema/validator.mjs";
+
     /// The resource that lists what each of the widget's sessions is doing
-    /// (JSON: `[{"name", "phase", "queued"}]`), for `sessions()` in sandpit-client.js.
+    /// (JSON: `[{"name", "phase", "queued", "resident", "why"}]`), for
+    /// `sessions()` in sandpit-client.js.
     pub const SESSIONS_URI: &str = "sandpit://sessions";
 
     /// The URI of a file in a session's working directory (RFC 6570; both
@@ -170,6 +239,9 @@ font-src data:; media-src data: blob:\">";
 
     /// The tallest an HTML output's frame grows (CSS pixels); beyond, it scrolls.
     pub const HTML_FRAME_MAX_HEIGHT: u32 = 640;
+
+    /// The shortest an HTML output's frame is (CSS pixels): a line.
+    pub const HTML_FRAME_MIN_HEIGHT: u32 = 24;
 
     /// Also in front of every HTML output: it reports the document's height to
     /// the page whenever it changes, so the frame can be as tall as its content.
@@ -212,4 +284,48 @@ new ResizeObserver(post).observe(document.documentElement);addEventListener(\"lo
 
     /// The code the JS client rejects with when the widget did not answer in time.
     pub const ERROR_WIDGET_TIMEOUT: i32 = -32004;
+
+    /// A display output's HTML, shown only inside a sandboxed frame.
+    pub const MIME_HTML: &str = "text/html";
+
+    /// A display output's SVG image, shown as an image (which runs no scripts).
+    pub const MIME_SVG: &str = "image/svg+xml";
+
+    /// A display output's PNG image, base64.
+    pub const MIME_PNG: &str = "image/png";
+
+    /// A display output's LaTeX (math).
+    pub const MIME_LATEX: &str = "text/latex";
+
+    /// A display output's Markdown source.
+    pub const MIME_MARKDOWN: &str = "text/markdown";
+
+    /// A display output's JSON data.
+    pub const MIME_JSON: &str = "application/json";
+
+    /// A display output's plain text, which every display output has.
+    pub const MIME_TEXT: &str = "text/plain";
+
+    /// A matplotlib figure's summary, beside its image: data for a model or
+    /// a test to read, never what a renderer shows.
+    pub const MIME_FIGURE_SUMMARY: &str = "application/vnd.sandpit.figure+json";
+
+    /// The exception `sandpit.verify`'s checks raise when a claim is false
+    /// (pyodide-loader/sandpit/verify.py defines it): its messages name
+    /// formulas between `$` signs, which the renderers show with KaTeX.
+    pub const VERIFICATION_ERROR: &str = "VerificationError";
+
+    /// The parts of a display output, in the order its renderers prefer them
+    /// (the page's and the embedding client's): the first the output has is
+    /// shown. HTML first; then images, SVG before PNG, since it stays sharp
+    /// at any size; then the text forms, plain text last.
+    pub const DISPLAY_PREFERENCE: [&str; 7] = [
+        MIME_HTML,
+        MIME_SVG,
+        MIME_PNG,
+        MIME_LATEX,
+        MIME_MARKDOWN,
+        MIME_JSON,
+        MIME_TEXT,
+    ];
 }

@@ -3,6 +3,7 @@
 //! install prompt, through `www/pwa.js`.
 //!
 //! The service worker itself is `www/sw.js`; this is only the page's side.
+//! The Python worker's wait for it is the runtime's (`runtime::gate`).
 
 use serde::Deserialize;
 use wasm_bindgen::closure::Closure;
@@ -24,6 +25,9 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = installOfflineCopy)]
     fn js_install_offline_copy() -> Result<(), JsValue>;
 
+    #[wasm_bindgen(catch, js_name = firstResult)]
+    fn js_first_result() -> Result<(), JsValue>;
+
     #[wasm_bindgen(catch, js_name = applyUpdate)]
     fn js_apply_update() -> Result<(), JsValue>;
 
@@ -32,34 +36,6 @@ extern "C" {
 
     #[wasm_bindgen(catch, js_name = promptInstall)]
     async fn js_prompt_install() -> Result<JsValue, JsValue>;
-
-    #[wasm_bindgen(js_name = workerCheckedEarly)]
-    fn js_worker_checked_early() -> bool;
-
-    #[wasm_bindgen(catch, js_name = workerNeedsServiceWorker)]
-    async fn js_worker_needs_service_worker(url: &str) -> Result<JsValue, JsValue>;
-
-    #[wasm_bindgen(catch, js_name = waitForServiceWorker)]
-    async fn js_wait_for_service_worker(url: &str) -> Result<JsValue, JsValue>;
-}
-
-/// Whether index.html's check of the Python worker's script, made as the
-/// page started, is in already and found its own CSP.
-pub fn worker_checked_early() -> bool {
-    js_worker_checked_early()
-}
-
-/// Whether the Python worker's script at `url` comes without its own CSP
-/// (a static host that sets no headers), so Python must wait for the service worker.
-pub async fn worker_needs_service_worker(url: &str) -> Result<bool, PwaError> {
-    Ok(js_worker_needs_service_worker(url).await?.as_bool() == Some(true))
-}
-
-/// Waits until the service worker controls the page and serves the worker's
-/// script with its CSP; an error means Python must not start.
-pub async fn wait_for_service_worker(url: &str) -> Result<(), PwaError> {
-    js_wait_for_service_worker(url).await.map(|_| ())?;
-    Ok(())
 }
 
 /// Why talking to the service worker or the install prompt failed.
@@ -97,7 +73,7 @@ pub enum UpdateState {
 pub struct PwaState {
     /// The browser has service workers (not in some private modes, not on plain http).
     pub supported: bool,
-    /// A service worker controls the page: the whole app is cached and starts offline.
+    /// The whole app is kept (the bundled wheels too): it starts and runs offline.
     pub offline_ready: bool,
     /// Whether a new version is waiting.
     pub update: UpdateState,
@@ -113,6 +89,9 @@ pub struct PwaState {
     pub install_error: Option<String>,
     /// The first offline copy's download, while it is under way.
     pub install_progress: Option<InstallProgress>,
+    /// The size of the start-up snapshot this browser keeps (Python's memory
+    /// after start-up, which the next start restores), if it keeps one.
+    pub snapshot_bytes: Option<f64>,
 }
 
 /// How much of the offline copy is downloaded and checked.
@@ -166,6 +145,12 @@ impl Drop for PwaWatch {
 /// later calls do nothing). Called when Python has started: see `www/pwa.js`.
 pub fn install_offline_copy() -> Result<(), PwaError> {
     js_install_offline_copy().map_err(PwaError::from)
+}
+
+/// Says the page's first run is over: the rest of the offline copy (the
+/// bundled wheels) downloads now, when the page is idle, not before.
+pub fn first_result() -> Result<(), PwaError> {
+    js_first_result().map_err(PwaError::from)
 }
 
 /// Tries installing the offline copy again after a failed install.

@@ -6,16 +6,22 @@
 //! are parsed by [`ToolCall::parse`], and the page's Run button builds the
 //! same [`RunPythonArgs`], so no surface can drift from another.
 
-use base64::prelude::{Engine as _, BASE64_STANDARD};
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+mod args;
 
 use crate::format::quoted;
 use crate::js::bulk::Json;
 use crate::js::json_data::JsonError;
-use crate::protocol::{CheckReport, InputFile, RunRequest, RunResult, DEFAULT_SESSION};
+use crate::protocol::{CheckReport, HostFunction, RunRequest, RunResult, DEFAULT_SESSION};
+use crate::runtime::host_calls::CALLS_PER_RUN;
+use args::valid_session;
+pub use args::{
+    timeout_ms_from_seconds, CheckPythonArgs, ResetSessionArgs, RunPythonArgs, SessionReset,
+    ToolFile,
+};
 
 /// One of the tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,12 +78,21 @@ impl Tool {
                  same namespace, made of top-level asserts and/or `def test_*` functions; \
                  the result's `verification` lists each test as passed or failed, with the \
                  compared values of a failed assert (e.g. `assert 4 == 5` where 4 = \
-                 add(2, 2)), and the call is an error when a test fails."
+                 add(2, 2)), and the call is an error when a test fails. In tests, `from \
+                 sandpit import verify` checks formulas (`verify.equivalent(a, b, 'x')`, \
+                 symbolic then numeric with a counterexample), numbers within tolerances \
+                 (`verify.close`) and the figures drawn (`verify.figures()`). When the code \
+                 fails with a mechanical error (a missing import, a misspelling, a syntax \
+                 slip), `error.fix` carries a fixed program and its diff; `verified` is true \
+                 only when Sandpit ran it and it passed. `warnings` name code that runs but \
+                 is dangerous (string-built SQL, eval of input, ...) with fixes."
             }
             Self::CheckPython => {
                 "Check Python code without running it: whether it compiles (the syntax error \
-                 with its line if not), and for each import whether it works offline, needs \
-                 to download a package first, or is unavailable in the browser."
+                 with its line if not, and a fix where one compiles), for each import whether \
+                 it works offline, needs to download a package first, or is unavailable in the \
+                 browser, and `warnings` for dangerous code (string-built SQL, eval of input, \
+                 unsafe deserialization, weak randomness or hashes for secrets), with fixes."
             }
             Self::ResetSession => {
                 "Forget a session's variables and imports and delete the files in its working \
@@ -111,12 +126,18 @@ impl Tool {
     }
 
     /// JSON Schema of the tool's structured result.
+    ///
+    /// Without the types' documentation: a client validates results with
+    /// it, a model reads the text result, and the app's wasm embeds every
+    /// descriptor. The documented shapes are the protocol's JSON Schema.
     pub fn output_schema(self) -> Value {
-        match self {
+        let mut schema = match self {
             Self::RunPython => portable_schema::<RunResult>(),
             Self::CheckPython => portable_schema::<CheckReport>(),
             Self::ResetSession => portable_schema::<SessionReset>(),
-        }
+        };
+        strip_descriptions(&mut schema);
+        schema
     }
 
     /// Every tool as MCP's `tools/list` describes it, in [`Tool::ALL`]'s
@@ -133,6 +154,33 @@ impl Tool {
         return Json::from(js_sys::JSON::parse(SHIPPED_DESCRIPTORS).unwrap_or_default());
         #[cfg(not(target_arch = "wasm32"))]
         Json::from(serde_json::from_str::<Value>(SHIPPED_DESCRIPTORS).unwrap_or_default())
+    }
+
+    /// Every tool's descriptor as [`Tool::descriptors`] gives them, with
+    /// `run_python`'s description naming `functions`, the embedding page's
+    /// functions its code may call (see [`offered_functions`]).
+    pub fn descriptors_offering(functions: &[HostFunction]) -> Json {
+        let all = Self::descriptors();
+        if functions.is_empty() {
+            return all;
+        }
+        let description = format!(
+            "{}{}",
+            Self::RunPython.description(),
+            offered_functions(functions)
+        );
+        let run_python = Some(Self::RunPython.name());
+        let tools: Vec<Json> = all
+            .items()
+            .into_iter()
+            .map(
+                |tool| match tool.get("name").and_then(|name| name.as_string()) {
+                    name if name.as_deref() == run_python => tool.with("description", &description),
+                    _ => tool,
+                },
+            )
+            .collect();
+        Json::of(&tools)
     }
 
     /// The tool's descriptor generated from its Rust types.
@@ -155,6 +203,32 @@ impl Tool {
     }
 }
 
+/// What `run_python`'s description adds when the embedding page offers
+/// `functions` to the code: how to call them, then each with its signature
+/// and description.
+pub fn offered_functions(functions: &[HostFunction]) -> String {
+    let mut text = format!(
+        "\n\nThe embedding page offers the code these functions of its own: `from sandpit \
+         import host`, then `await host.NAME(...)` (or, in code that does not await, \
+         `host.NAME(...)`) with keyword arguments; arguments and values are JSON, checked \
+         against each function's schema, and a failed call raises \
+         `sandpit.HostFunctionError` with the page's message. Call them in a loop in one \
+         program rather than one tool call per step; at most {CALLS_PER_RUN} calls per run, \
+         each counting against its timeout. The result's `host_calls` lists the calls made."
+    );
+    for function in functions {
+        text.push_str(&format!(
+            "\n- `host.{}{}`",
+            function.name, function.signature
+        ));
+        if !function.description.is_empty() {
+            text.push_str(": ");
+            text.push_str(&function.description);
+        }
+    }
+    text
+}
+
 /// Every tool's descriptor, generated from the types in this module: the
 /// text of src/tools.json without its indentation (`build.rs`).
 pub const SHIPPED_DESCRIPTORS: &str = include_str!(concat!(env!("OUT_DIR"), "/tools.json"));
@@ -171,6 +245,21 @@ fn portable_schema<T: JsonSchema>() -> Value {
     }
     strip_numeric_formats(&mut schema);
     schema
+}
+
+/// `schema` without its `description`s (a property named `description`,
+/// whose value is a schema rather than text, stays).
+fn strip_descriptions(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            if object.get("description").is_some_and(Value::is_string) {
+                object.remove("description");
+            }
+            object.values_mut().for_each(strip_descriptions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_descriptions),
+        _ => {}
+    }
 }
 
 fn strip_numeric_formats(schema: &mut Value) {
@@ -191,165 +280,6 @@ fn strip_numeric_formats(schema: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(strip_numeric_formats),
         _ => {}
     }
-}
-
-/// Arguments of `run_python`.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Default)]
-#[serde(deny_unknown_fields)]
-pub struct RunPythonArgs {
-    /// Python source. The value of the last expression is returned.
-    pub code: String,
-    /// Session to run in: runs in the same session share variables, imports
-    /// and files. Default "main".
-    #[serde(default)]
-    pub session: Option<String>,
-    /// Seconds the code may run before it is stopped (package downloads do
-    /// not count). Default 30; 0 means no limit.
-    #[serde(default)]
-    pub timeout_seconds: Option<f64>,
-    /// Files to write into the session's working directory (the code's
-    /// current directory) before it runs.
-    #[serde(default)]
-    pub files: Vec<ToolFile>,
-    /// Packages to load before running, besides those the imports name
-    /// (e.g. "scikit-learn").
-    #[serde(default)]
-    pub packages: Vec<String>,
-    /// How large the session's interpreter memory may grow during the run,
-    /// in MiB (64 to 4096); allocations past it fail with MemoryError.
-    /// Default: the deployment's (1024 unless it says otherwise).
-    #[serde(default)]
-    pub memory_limit_mb: Option<u32>,
-    /// Python that checks the code, run after it in the same namespace:
-    /// top-level asserts and/or `def test_*` functions, e.g.
-    /// "assert add(2, 2) == 4". Each is reported in `verification`.
-    #[serde(default)]
-    pub tests: Option<String>,
-}
-
-/// A file handed to `run_python`: text, or any bytes as base64.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct ToolFile {
-    /// Path relative to the working directory, e.g. "data/input.csv".
-    pub path: String,
-    /// The content as UTF-8 text (give this or `content_base64`).
-    #[serde(default)]
-    pub text: Option<String>,
-    /// The content as base64 (for binary files).
-    #[serde(default)]
-    pub content_base64: Option<String>,
-}
-
-impl From<InputFile> for ToolFile {
-    fn from(file: InputFile) -> Self {
-        Self {
-            path: file.path,
-            text: None,
-            content_base64: Some(file.content_base64),
-        }
-    }
-}
-
-impl ToolFile {
-    fn into_input(self) -> Result<InputFile, String> {
-        let content_base64 = match (self.text, self.content_base64) {
-            (Some(text), None) => BASE64_STANDARD.encode(text),
-            (None, Some(encoded)) => {
-                BASE64_STANDARD.decode(&encoded).map_err(|e| {
-                    format!(
-                        "file {}: content_base64 is not base64: {e}",
-                        quoted(&self.path)
-                    )
-                })?;
-                encoded
-            }
-            _ => {
-                return Err(format!(
-                    "file {}: give exactly one of `text` and `content_base64`",
-                    quoted(&self.path)
-                ))
-            }
-        };
-        Ok(InputFile {
-            path: self.path,
-            content_base64,
-        })
-    }
-}
-
-impl RunPythonArgs {
-    /// The run these arguments ask for.
-    pub fn into_request(self) -> Result<RunRequest, String> {
-        let timeout_ms = match self.timeout_seconds {
-            None => RunRequest::new("").timeout_ms,
-            Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
-                timeout_ms_from_seconds(seconds)
-            }
-            Some(seconds) => {
-                return Err(format!(
-                    "timeout_seconds must be 0 (no limit) or more, not {seconds}"
-                ))
-            }
-        };
-        let files = self
-            .files
-            .into_iter()
-            .map(ToolFile::into_input)
-            .collect::<Result<_, _>>()?;
-        let session = self.session.unwrap_or_else(|| DEFAULT_SESSION.to_owned());
-        let mut request = RunRequest::new(self.code)
-            .in_session(valid_session(session)?)
-            .with_timeout_ms(timeout_ms)
-            .with_files(files)
-            .with_packages(self.packages)
-            .with_tests(self.tests);
-        if let Some(megabytes) = self.memory_limit_mb {
-            let bytes = crate::runtime::pool::memory_limit_bytes(megabytes)
-                .map_err(|why| format!("memory_limit_mb {why}"))?;
-            request.memory_limit_bytes = Some(bytes);
-        }
-        Ok(request)
-    }
-}
-
-/// Seconds as milliseconds; 0 or less (or nonsense) means no limit.
-pub fn timeout_ms_from_seconds(seconds: f64) -> Option<u32> {
-    (seconds.is_finite() && seconds > 0.0)
-        .then(|| (seconds * 1000.0).min(f64::from(u32::MAX)) as u32)
-}
-
-fn valid_session(session: String) -> Result<String, String> {
-    if session.trim().is_empty() {
-        Err("session must not be empty".into())
-    } else {
-        Ok(session)
-    }
-}
-
-/// Arguments of `check_python`.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct CheckPythonArgs {
-    /// Python source to check.
-    pub code: String,
-}
-
-/// Arguments of `reset_session`.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq, Default)]
-#[serde(deny_unknown_fields)]
-pub struct ResetSessionArgs {
-    /// The session to reset. Default "main".
-    #[serde(default)]
-    pub session: Option<String>,
-}
-
-/// What `reset_session` did.
-#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct SessionReset {
-    /// The session whose variables are gone.
-    pub session: String,
 }
 
 /// A call of one of the tools, with its arguments checked.

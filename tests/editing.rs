@@ -5,7 +5,8 @@ use sandpit::editing::chars_before;
 use sandpit::editing::gate::{Offer, OneAtATime};
 use sandpit::editing::marks::{from_check, from_run_error, Severity, CHECK_SOURCE, RUN_SOURCE};
 use sandpit::protocol::{
-    Availability, CheckReport, Hint, HintCode, ImportPlan, RunError, SourceLine,
+    Availability, CheckReport, Fix, FixOutcome, Hint, HintCode, ImportPlan, LintRule, LintWarning,
+    RunError, SourceLine, TrialStatus,
 };
 
 fn error(line: Option<u32>, hint: Option<Hint>) -> RunError {
@@ -27,6 +28,7 @@ fn error(line: Option<u32>, hint: Option<Hint>) -> RunError {
         ],
         traceback: String::new(),
         hint,
+        fix: None,
     }
 }
 
@@ -85,6 +87,7 @@ fn a_check_marks_its_syntax_error_and_the_imports_that_are_not_offline() {
             plan("numpy", 3, Availability::Network),
             plan("requests", 4, Availability::Unavailable),
         ],
+        warnings: Vec::new(),
     };
     let marks = from_check(&report);
     let summary: Vec<_> = marks
@@ -111,11 +114,67 @@ fn a_check_marks_its_syntax_error_and_the_imports_that_are_not_offline() {
     assert_eq!(marks[1].message, "about numpy");
 }
 
+fn fix(summary: &str, code: &str) -> Fix {
+    Fix {
+        summary: summary.into(),
+        code: code.into(),
+        diff: "".into(),
+        verified: false,
+        outcome: Some(FixOutcome {
+            status: TrialStatus::NotRun,
+            error_type: None,
+            message: "not tried: a check runs nothing".into(),
+        }),
+        trial_ms: 0,
+    }
+}
+
+#[test]
+fn a_checks_fixes_go_with_their_marks_and_its_warnings_are_marked_as_warnings() {
+    let report = CheckReport {
+        syntax_error: Some(RunError {
+            kind: "SyntaxError".into(),
+            message: "expected ':'".into(),
+            fix: Some(Box::new(fix("add ':'", "def f():\n    pass"))),
+            ..error(Some(1), None)
+        }),
+        imports: Vec::new(),
+        warnings: vec![LintWarning {
+            rule: LintRule::SqlBuiltFromStrings,
+            line: Some(3),
+            column: Some(1),
+            end_column: Some(20),
+            message: "SQL built from strings".into(),
+            fix: Some(fix("parameters", "fixed")),
+        }],
+    };
+    let marks = from_check(&report);
+    assert_eq!(
+        marks[0].message,
+        "SyntaxError: expected ':'\nFix, not verified: add ':'"
+    );
+    assert_eq!(marks[0].fix.as_deref(), Some("def f():\n    pass"));
+    assert_eq!(
+        (marks[1].line, marks[1].column, marks[1].severity),
+        (3, Some(1), Severity::Warning)
+    );
+    assert_eq!(
+        marks[1].message,
+        "SQL built from strings [sql-built-from-strings]\nFix, not verified: parameters"
+    );
+    assert_eq!(marks[1].fix.as_deref(), Some("fixed"));
+    assert_eq!(
+        from_run_error(&error(Some(2), None)).and_then(|m| m.fix),
+        None
+    );
+}
+
 #[test]
 fn a_clean_check_makes_no_marks() {
     let report = CheckReport {
         syntax_error: None,
         imports: vec![plan("json", 1, Availability::Offline)],
+        warnings: Vec::new(),
     };
     assert!(from_check(&report).is_empty());
 }

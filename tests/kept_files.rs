@@ -37,6 +37,8 @@ fn result(files: &[(&str, u64)], artifacts: Vec<Artifact>) -> RunResult {
         restored: None,
         memory: None,
         verification: None,
+        warnings: Vec::new(),
+        host_calls: Vec::new(),
     }
 }
 

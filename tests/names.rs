@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sandpit::names::{
-    self, EARLY_WORKER_CHECK_GLOBAL, EARLY_WORKER_GLOBAL, THEME_STORAGE_KEY, WIDGET_PAGE,
-    WORKER_PATH,
+    self, EARLY_WORKER_CHECK_GLOBAL, EARLY_WORKER_GLOBAL, THEME_STORAGE_KEY, VERIFICATION_ERROR,
+    WIDGET_PAGE, WORKER_PATH,
 };
 use serde_json::Value;
 
@@ -137,6 +137,11 @@ fn the_files_that_cannot_import_the_names_spell_them_as_defined() {
         BTreeSet::from([EARLY_WORKER_GLOBAL, EARLY_WORKER_CHECK_GLOBAL]),
         "index.html's inline script leaves the page globals no other code knows"
     );
+    let verify = read("pyodide-loader/sandpit/verify.py");
+    assert!(
+        verify.contains(&format!("class {VERIFICATION_ERROR}(")),
+        "sandpit.verify's checks should raise {VERIFICATION_ERROR}"
+    );
     // The build writes the widget page as a copy of index.html.
     let trunk = read("Trunk.toml");
     assert!(
@@ -168,7 +173,8 @@ fn sources() -> Vec<PathBuf> {
 
 #[test]
 fn no_other_file_spells_a_shared_name() {
-    // Short plain words ("main", "theme") are others' words too; the rest
+    // Short plain words ("main", "theme") are others' words too, and so are
+    // MIME types (a server's table of content types spells them); the rest
     // are ours alone.
     let distinctive: Vec<String> = names::all()
         .iter()
@@ -178,6 +184,7 @@ fn no_other_file_spells_a_shared_name() {
         })
         .filter_map(|value| value.as_str().map(str::to_owned))
         .filter(|value| value.len() >= 10 || !value.chars().all(char::is_alphanumeric))
+        .filter(|value| !names::DISPLAY_PREFERENCE.contains(&value.as_str()))
         .collect();
     assert!(distinctive.iter().any(|value| value == WORKER_PATH));
     let mut spelled = Vec::new();
@@ -198,5 +205,31 @@ fn no_other_file_spells_a_shared_name() {
         spelled.is_empty(),
         "import these from www/generated/names.js instead:\n{}",
         spelled.join("\n")
+    );
+}
+
+#[test]
+fn the_display_preference_names_every_part_of_a_display_output() {
+    let schema: Value =
+        serde_json::from_str(&read("tests/fixtures/protocol.schema.json")).expect("the schema");
+    let parts: BTreeSet<&str> = schema
+        .pointer("/$defs/MimeBundle/properties")
+        .and_then(Value::as_object)
+        .expect("MimeBundle in the schema")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let preferred: BTreeSet<&str> = names::DISPLAY_PREFERENCE
+        .into_iter()
+        .chain([names::MIME_FIGURE_SUMMARY])
+        .collect();
+    assert_eq!(
+        preferred.len(),
+        names::DISPLAY_PREFERENCE.len() + 1,
+        "each part once"
+    );
+    assert_eq!(
+        preferred, parts,
+        "DISPLAY_PREFERENCE in src/names.rs and MimeBundle in src/protocol.rs should name the same parts"
     );
 }

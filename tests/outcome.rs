@@ -24,8 +24,7 @@ fn a_terminated_run_keeps_what_it_printed_and_says_how_state_came_back() {
     ];
     let restored = Restoration {
         replayed: 3,
-        lost: vec![],
-        before_run: None,
+        ..Restoration::default()
     };
     let result = stopped(
         &StopReason::Timeout(5_000),
@@ -70,6 +69,27 @@ fn crashes_and_cancels_have_their_own_status_and_hint() {
         hint.message
     );
 
+    let skipped = Restoration {
+        replayed: 2,
+        skipped: 1,
+        ..Restoration::default()
+    };
+    let crash = stopped(
+        &StopReason::Crashed("Aborted()".into()),
+        &[],
+        1.0,
+        Some(skipped),
+    );
+    let hint = crash.error.and_then(|e| e.hint).expect("a hint");
+    assert!(
+        hint.message.ends_with(
+            "replayed 2 earlier run(s) to restore session state. 1 earlier run(s) that failed \
+             were not replayed: what they changed before failing is gone."
+        ),
+        "what a restore cannot bring back is said: {}",
+        hint.message
+    );
+
     let cancel = stopped(&StopReason::Cancelled, &[], 0.0, None);
     assert_eq!(cancel.status, RunStatus::Cancelled);
     assert_eq!(
@@ -95,6 +115,7 @@ fn failed_run() -> RunResult {
             source: vec![],
             traceback: "Traceback: line 2".into(),
             hint: None,
+            fix: None,
         }),
         exit_code: None,
         duration_ms: 100.0,
@@ -105,6 +126,8 @@ fn failed_run() -> RunResult {
         restored: None,
         memory: None,
         verification: None,
+        warnings: vec![],
+        host_calls: Vec::new(),
     }
 }
 

@@ -1,28 +1,36 @@
-//! The pool's limits: from the device, and from the deployment's config.
+//! The pool's limits: workers alive by memory, runs at once by cores,
+//! from the device and from the deployment's config.
 
 use sandpit::runtime::pool::{
-    memory_limit_bytes, PoolLimits, SessionsConfig, DEFAULT_MEMORY_BYTES, MAX_MEMORY_BYTES,
-    MAX_WORKERS, MIN_WORKERS,
+    memory_limit_bytes, PoolLimits, SessionsConfig, ASSUMED_MEMORY_GIB, DEFAULT_MEMORY_BYTES,
+    MAX_MEMORY_BYTES, MAX_WORKERS, MIN_WORKERS,
 };
 
 #[test]
-fn a_worker_per_core_and_per_gib_of_memory_at_least_two() {
-    let workers = |cores, memory| PoolLimits::for_device(cores, memory).workers;
-    assert_eq!(workers(Some(2.0), Some(8.0)), 2, "this machine: two cores");
-    assert_eq!(workers(Some(8.0), Some(4.0)), 4, "memory bounds it too");
-    assert_eq!(workers(Some(1.0), Some(0.5)), MIN_WORKERS);
+fn resident_by_memory_running_by_cores() {
+    let pool = |cores, memory| {
+        let limits = PoolLimits::for_device(cores, memory);
+        (limits.resident, limits.running)
+    };
     assert_eq!(
-        workers(None, None),
-        MIN_WORKERS,
+        pool(Some(2.0), Some(8.0)),
+        (8, 2),
+        "this machine: 8 GiB hold 8 interpreters of 1 GiB, 2 cores run 2"
+    );
+    assert_eq!(pool(Some(8.0), Some(4.0)), (4, 4), "memory bounds both");
+    assert_eq!(pool(Some(1.0), Some(0.5)), (MIN_WORKERS, 1));
+    assert_eq!(
+        pool(None, None),
+        (ASSUMED_MEMORY_GIB as u32, MIN_WORKERS),
         "a browser that says nothing"
     );
     assert_eq!(
-        workers(Some(6.0), None),
-        6,
-        "Firefox and Safari give no memory"
+        pool(Some(6.0), None),
+        (4, 4),
+        "Firefox and Safari give no memory: the assumed budget"
     );
-    assert_eq!(workers(Some(128.0), Some(64.0)), MAX_WORKERS);
-    assert_eq!(workers(Some(f64::NAN), Some(-1.0)), MIN_WORKERS);
+    assert_eq!(pool(Some(128.0), Some(64.0)), (MAX_WORKERS, MAX_WORKERS));
+    assert_eq!(pool(Some(f64::NAN), Some(-1.0)), (4, MIN_WORKERS));
     assert_eq!(
         PoolLimits::for_device(Some(4.0), Some(8.0)).memory_bytes,
         DEFAULT_MEMORY_BYTES
@@ -35,8 +43,29 @@ fn the_config_sets_the_cap_and_the_memory_limit_within_bounds() {
     let config: SessionsConfig =
         serde_json::from_str(r#"{"max_workers": 4, "memory_limit_mb": 256}"#).expect("valid");
     let limits = device.with_config(&config).expect("within bounds");
-    assert_eq!((limits.workers, limits.memory_bytes), (4, 256 << 20));
+    assert_eq!(
+        (limits.resident, limits.running, limits.memory_bytes),
+        (4, 2, 256 << 20)
+    );
     assert_eq!(device.with_config(&SessionsConfig::default()), Ok(device));
+    // A smaller limit per session: the same memory holds more of them.
+    let small: SessionsConfig = serde_json::from_str(r#"{"memory_limit_mb": 512}"#).expect("valid");
+    assert_eq!(device.with_config(&small).map(|l| l.resident), Ok(16));
+    let large: SessionsConfig =
+        serde_json::from_str(r#"{"memory_limit_mb": 4096}"#).expect("valid");
+    assert_eq!(
+        device.with_config(&large).map(|l| (l.resident, l.running)),
+        Ok((MIN_WORKERS, 2))
+    );
+    // Never more running than alive.
+    let one: SessionsConfig = serde_json::from_str(r#"{"max_workers": 2}"#).expect("valid");
+    let many_cores = PoolLimits::for_device(Some(8.0), Some(8.0));
+    assert_eq!(
+        many_cores
+            .with_config(&one)
+            .map(|l| (l.resident, l.running)),
+        Ok((2, 2))
+    );
 
     let too_many: SessionsConfig = serde_json::from_str(r#"{"max_workers": 100}"#).expect("valid");
     assert_eq!(

@@ -2,9 +2,11 @@
 //! schema file the browser tests validate real messages against.
 
 use sandpit::protocol::{
-    schema, HostMessage, OutputChunk, RunRequest, RunResult, RunStatus, StreamName, WorkerMessage,
+    schema, Answer, CheckReport, Completions, HostMessage, OutputChunk, RunRequest, RunResult,
+    RunStatus, SnapshotUse, StreamName, WorkerMessage,
 };
-use serde_json::json;
+use sandpit::runtime::events::SessionPhase;
+use serde_json::{json, Value};
 
 const SCHEMA_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -186,6 +188,68 @@ fn a_status_is_named_as_on_the_wire() {
         RunStatus::Crashed,
         RunStatus::Cancelled,
     ] {
-        assert_eq!(json!(status), json!(status.name()));
+        assert_eq!(json!(status), json!(status.wire_name()));
     }
+}
+
+/// The name serde writes for a variant: the string of a unit variant, the
+/// one key of a variant with data.
+fn serde_name(value: impl serde::Serialize) -> String {
+    match serde_json::to_value(value).expect("serialisable") {
+        Value::String(name) => name,
+        Value::Object(fields) if fields.len() == 1 => fields.keys().next().expect("one").clone(),
+        other => panic!("not a variant: {other}"),
+    }
+}
+
+#[test]
+fn every_variant_is_named_as_serde_writes_it() {
+    let snapshots = [
+        SnapshotUse::Used,
+        SnapshotUse::Absent,
+        SnapshotUse::Rejected { reason: "r".into() },
+    ];
+    for snapshot in snapshots {
+        assert_eq!(snapshot.wire_name(), serde_name(&snapshot));
+    }
+    let answers = [
+        Answer::File {
+            content_base64: "aGk=".into(),
+        },
+        Answer::Check {
+            report: Box::new(CheckReport {
+                syntax_error: None,
+                imports: Vec::new(),
+                warnings: Vec::new(),
+            }),
+        },
+        Answer::Complete {
+            completions: Completions {
+                token: String::new(),
+                options: Vec::new(),
+            },
+        },
+    ];
+    for answer in answers {
+        assert_eq!(answer.wire_name(), serde_name(&answer));
+    }
+    let phases = [
+        SessionPhase::Parked,
+        SessionPhase::Waiting,
+        SessionPhase::Starting,
+        SessionPhase::Restoring,
+        SessionPhase::Running,
+        SessionPhase::Idle,
+    ];
+    for phase in phases {
+        assert_eq!(phase.wire_name(), serde_name(phase));
+    }
+    assert_eq!(SessionPhase::Restoring.wire_name(), "restoring");
+    assert_eq!(
+        SnapshotUse::Rejected {
+            reason: String::new()
+        }
+        .wire_name(),
+        "rejected"
+    );
 }

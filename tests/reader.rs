@@ -269,7 +269,7 @@ fn worker_messages_are_read_as_the_derive_reads_them() {
         ClockMessage::Fired { id: 7 }
     );
     let answer: Answer = both(json!({"file": {"content_base64": "aGk="}}));
-    assert_eq!(answer.kind(), "file");
+    assert_eq!(answer.wire_name(), "file");
     assert!(
         refused::<WorkerMessage>(json!({"started": {"id": 3}, "done": {"id": 3}}))
             .contains("invalid length 2")
@@ -312,6 +312,27 @@ fn collect_names(schema: &Value, names: &mut Vec<Value>) {
         Value::Array(items) => items.iter().for_each(|item| collect_names(item, names)),
         _ => {}
     }
+}
+
+/// Every name `T`'s JSON Schema lists is the `wire_name` of the variant it reads as.
+fn every_name_is_a_wire_name<T: DeserializeOwned + schemars::JsonSchema>(
+    wire_name: impl Fn(&T) -> &'static str,
+) {
+    let schema = schemars::schema_for!(T).to_value();
+    let mut names = Vec::new();
+    collect_names(&schema, &mut names);
+    assert!(!names.is_empty(), "{schema}");
+    for name in names {
+        let read: T = serde_json::from_value(name.clone()).expect("a name the schema lists");
+        assert_eq!(json!(wire_name(&read)), name);
+    }
+}
+
+#[test]
+fn unit_variants_are_named_as_serde_names_them() {
+    every_name_is_a_wire_name::<RunStatus>(RunStatus::wire_name);
+    every_name_is_a_wire_name::<HintCode>(HintCode::wire_name);
+    every_name_is_a_wire_name::<Availability>(Availability::wire_name);
 }
 
 #[test]

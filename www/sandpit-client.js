@@ -9,40 +9,28 @@
 // It puts the widget (widget.html, from the same place as this file) in an
 // iframe and talks MCP to it over postMessage, in the wire format of the
 // iframe transport of @mcp-b/transports, so any MCP client can drive the same
-// widget. See the README ("Embedding") for every option.
+// widget. See the README ("Embedding") for every option. Showing a run in the
+// embedding page (`run`'s `target`) is sandpit-render.js's.
 import {
+  APP_VERSION,
   DEFAULT_SESSION,
-  ERROR_CLOSED,
   ERROR_CODE_META,
   ERROR_INTERNAL,
   ERROR_INVALID_PARAMS,
-  ERROR_REFUSED,
-  ERROR_WIDGET_TIMEOUT,
   FILE_URI_TEMPLATE,
   FRESH_RUN_META,
-  HTML_FRAME_HEIGHT_KEY,
-  HTML_FRAME_MAX_HEIGHT,
-  HTML_OUTPUT_CSP,
-  HTML_OUTPUT_SIZER,
-  IFRAME_CHANNEL,
-  IFRAME_CHECK_READY,
-  IFRAME_MCP_TYPE,
-  IFRAME_SERVER_READY,
-  IFRAME_TO_CLIENT,
-  IFRAME_TO_SERVER,
+  HOST_CALL_METHOD,
+  HOST_FUNCTIONS_CAPABILITY,
   MCP_PROTOCOL_VERSIONS,
   POOL_CAPABILITY,
   SESSIONS_URI,
-  PROGRESS_STREAM_META,
   STREAM_OUTPUT_META,
-  WIDGET_EVENT_TYPE,
-  WIDGET_HEADLESS_PARAM,
-  WIDGET_HIDE_PARAM,
-  WIDGET_ORDER_PARAM,
-  WIDGET_PAGE,
-  WIDGET_RESIZED,
-  WIDGET_THEME_PARAM,
 } from "./generated/names.js";
+import { Katex } from "./sandpit-math.js";
+import { FrameSizer, renderInto } from "./sandpit-render.js";
+import { SandpitError, WidgetChannel, textOf, widgetPage } from "./sandpit-transport.js";
+
+export { ERROR_CODES, SandpitError } from "./sandpit-transport.js";
 
 /**
  * @import { ToolCalls } from "./generated/protocol.js"
@@ -68,53 +56,46 @@ import {
  * @typedef {NonNullable<ToolCalls["run_python"]["arguments"]["files"]>[number]} RunFile
  */
 
-/** This client's version; it follows the app's. */
-export const VERSION = "0.2.0";
-
-/**
- * The `code` of every `SandpitError` that is not a JSON-RPC error from the
- * widget: `INVALID_PARAMS` (arguments the tool or this client refused, e.g.
- * code that is not a string), `INTERNAL` (the call could not be made: Python
- * did not start), `CLOSED` (the widget was destroyed before the call ended),
- * `WIDGET_TIMEOUT` (the widget did not answer in time). A refused page gets
- * the widget's own code, `REFUSED`.
- */
-export const ERROR_CODES = Object.freeze({
-  INVALID_PARAMS: ERROR_INVALID_PARAMS,
-  INTERNAL: ERROR_INTERNAL,
-  CLOSED: ERROR_CLOSED,
-  WIDGET_TIMEOUT: ERROR_WIDGET_TIMEOUT,
-  REFUSED: ERROR_REFUSED,
-});
+/** This client's version: the app's. */
+export const VERSION = APP_VERSION;
 
 /** How long `Sandpit.create` waits for the widget to answer, unless told. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
- * Callbacks a call may take: output as it is written, and progress.
- *
- * @typedef {{
- *   onStdout?: (text: string) => void,
- *   onStderr?: (text: string) => void,
- *   onStatus?: (message: string) => void,
- * }} Listeners
+ * @typedef {import("./sandpit-transport.js").Listeners} Listeners
+ * @typedef {import("./sandpit-transport.js").PageOptions} PageOptions
  */
 
 /**
- * How the widget is made and shown (see `Sandpit.create`).
+ * A function of this page that the code may call (`from sandpit import
+ * host`, then `await host.<name>(...)`): its `parameters` are a JSON Schema
+ * of type "object", which the widget checks the arguments against before
+ * `handler(args, { signal })` runs; `signal` aborts when the run is stopped.
+ * What the handler resolves to goes back to Python as JSON; what it throws,
+ * as `sandpit.HostFunctionError` with its message.
+ *
+ * @typedef {{
+ *   name: string,
+ *   description?: string,
+ *   parameters?: object,
+ *   handler: (args: any, context: { signal: AbortSignal }) => unknown,
+ * }} HostFunction
+ */
+
+/**
+ * How the widget is made and shown (see `Sandpit.create`), and the
+ * functions of this page the code may call.
  *
  * @typedef {{
  *   container?: HTMLElement,
  *   url?: string | URL,
- *   theme?: "light" | "dark",
- *   headless?: boolean,
  *   autoResize?: boolean,
  *   maxHeight?: number,
- *   order?: "newest-first" | "oldest-first",
- *   hideCode?: boolean,
- *   hideJson?: boolean,
  *   timeoutMs?: number,
- * }} CreateOptions
+ *   functions?: HostFunction[],
+ *   functionSessions?: string[],
+ * } & PageOptions} CreateOptions
  */
 
 /**
@@ -132,20 +113,6 @@ const CONNECT_TIMEOUT_MS = 30_000;
  * } & Listeners} RunOptions
  */
 
-/** Why a call was refused or could not be made: `code` is a JSON-RPC error code (see ERROR_CODES). */
-export class SandpitError extends Error {
-  /**
-   * @param {string} message
-   * @param {number} code
-   */
-  constructor(message, code) {
-    super(message);
-    this.name = "SandpitError";
-    /** @type {number} */
-    this.code = code;
-  }
-}
-
 /** A Sandpit widget in an iframe on this page. */
 export class Sandpit {
   /**
@@ -161,6 +128,9 @@ export class Sandpit {
    * - `order`: "newest-first" (default) or "oldest-first" (the newest run at the bottom).
    * - `hideCode`, `hideJson`: leave each run's code listing, or its result as JSON, out of the widget.
    * - `timeoutMs`: how long to wait for the widget to answer (default 30000).
+   * - `functions`: functions of this page the code may call (see HostFunction);
+   *   none by default. `functionSessions`: the only sessions whose code may
+   *   call them (default: every session this client runs).
    *
    * @param {CreateOptions} [options]
    */
@@ -177,16 +147,22 @@ export class Sandpit {
 
   /** @type {HTMLIFrameElement} */
   #iframe;
-  /** @type {string} */
-  #origin;
-  #nextId = 1;
-  /** @type {Map<number, { resolve: (result: any) => void, reject: (error: SandpitError) => void, listeners: Listeners }>} */
-  #pending = new Map();
-  /** @type {(event: MessageEvent) => void} */
-  #onMessage;
-  #destroyed = false;
+  /** @type {WidgetChannel} */
+  #channel;
+  /** The HTML output frames that runs shown in this page's elements made. */
+  #sizer = new FrameSizer();
+  /** KaTeX from the widget's deployment, for the formulas of runs shown in this page's elements. */
+  #katex;
   /** The prefix of the sessions `runMany` uses: this client's own. */
   #batch = `batch-${crypto.randomUUID()}`;
+  /**
+   * The handlers of the functions offered, by name.
+   *
+   * @type {Map<string, HostFunction["handler"]>}
+   */
+  #handlers = new Map();
+  /** What `initialize` offers of them (their handlers stay here). */
+  #offer;
   /**
    * The server's `initialize` result: its name, version and protocol version.
    *
@@ -198,14 +174,21 @@ export class Sandpit {
    * @param {CreateOptions} [options]
    */
   constructor(options = {}) {
-    const { container = document.body, url, theme, headless = false, autoResize = true, maxHeight } = options;
-    const page = new URL(url ?? new URL(WIDGET_PAGE, import.meta.url));
-    if (theme) page.searchParams.set(WIDGET_THEME_PARAM, theme);
-    if (headless) page.searchParams.set(WIDGET_HEADLESS_PARAM, "");
-    if (options.order === "oldest-first") page.searchParams.set(WIDGET_ORDER_PARAM, options.order);
-    const hidden = [options.hideCode && "code", options.hideJson && "json"].filter(Boolean).join(",");
-    if (hidden) page.searchParams.set(WIDGET_HIDE_PARAM, hidden);
-    this.#origin = page.origin;
+    const { container = document.body, url, headless = false, autoResize = true, maxHeight, functions = [], functionSessions } = options;
+    for (const { name, handler } of functions) {
+      if (typeof name !== "string" || typeof handler !== "function") {
+        throw new SandpitError("functions: each needs a `name` (a string) and a `handler` (a function)", ERROR_INVALID_PARAMS);
+      }
+      this.#handlers.set(name, handler);
+    }
+    this.#offer = functions.length
+      ? {
+          functions: functions.map(({ name, description, parameters }) => ({ name, description: description ?? "", inputSchema: parameters ?? { type: "object" } })),
+          ...(functionSessions ? { sessions: functionSessions } : {}),
+        }
+      : null;
+    const page = widgetPage(url, import.meta.url, options);
+    this.#katex = new Katex(page);
     this.#iframe = document.createElement("iframe");
     this.#iframe.src = page.href;
     this.#iframe.title = "Sandpit: Python sandbox";
@@ -216,8 +199,9 @@ export class Sandpit {
     this.#iframe.style.border = "0";
     this.#iframe.style.width = "100%";
     if (headless) this.#iframe.style.display = "none";
-    this.#onMessage = (event) => this.#receive(event, autoResize, maxHeight ?? Infinity);
-    window.addEventListener("message", this.#onMessage);
+    this.#channel = new WidgetChannel(this.#iframe, page.origin, { autoResize, maxHeight: maxHeight ?? Infinity }, (method, params, signal) =>
+      this.#hostCall(method, params, signal),
+    );
     container.append(this.#iframe);
   }
 
@@ -260,7 +244,7 @@ export class Sandpit {
     if (files !== undefined) args.files = files;
     if (packages !== undefined) args.packages = packages;
     if (tests !== undefined) args.tests = tests;
-    const shown = target && renderInto(target, typeof code === "string" && showCode ? code : null);
+    const shown = target && renderInto(target, typeof code === "string" && showCode ? code : null, this.#sizer, this.#katex);
     /**
      * The caller's output callback, and the target's when there is one.
      *
@@ -332,7 +316,7 @@ export class Sandpit {
         if (timeoutSeconds !== undefined) args.timeout_seconds = timeoutSeconds;
         if (memoryLimitMb !== undefined) args.memory_limit_mb = memoryLimitMb;
         const _meta = { [STREAM_OUTPUT_META]: false, [FRESH_RUN_META]: true };
-        const called = await this.#request("tools/call", { name: "run_python", arguments: args, _meta });
+        const called = await this.#channel.request("tools/call", { name: "run_python", arguments: args, _meta });
         if (!called.structuredContent) throw new SandpitError(`program ${index}: ${textOf(called)}`, called._meta?.[ERROR_CODE_META] ?? ERROR_INTERNAL);
         results[index] = called.structuredContent;
         onProgress?.({ done: ++done, total: programs.length, index, result: results[index] });
@@ -379,7 +363,7 @@ export class Sandpit {
     const uri = FILE_URI_TEMPLATE.replace("{session}", () => encode(session)).replace("{path}", () =>
       path.split("/").map(encode).join("/"),
     );
-    const { contents } = await this.#request("resources/read", { uri });
+    const { contents } = await this.#channel.request("resources/read", { uri });
     const [content] = contents;
     if (content.text !== undefined) return { mimeType: content.mimeType, text: content.text };
     const bytes = Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0));
@@ -387,65 +371,55 @@ export class Sandpit {
   }
 
   /**
-   * What each of the widget's sessions is doing: `[{ name, phase, queued }]`,
-   * `phase` one of "idle", "running", "starting", "restoring", "waiting" (for a
-   * worker: the pool is busy) or "parked" (its worker ended to make room; its
-   * next run restores it by replay).
+   * What each of the widget's sessions is doing: `[{ name, phase, queued,
+   * resident, why }]`, `phase` one of "idle", "running", "queued" (for a core:
+   * as many sessions run at once as there are cores), "starting", "restoring",
+   * "waiting" (for a worker: memory is full) or "parked" (its worker ended to
+   * make room; its next run restores it by replay); `resident` whether it
+   * holds a worker; `why` a sentence on why it stands where it does.
    *
-   * @returns {Promise<{ name: string, phase: string, queued: number }[]>}
+   * @returns {Promise<{ name: string, phase: string, queued: number, resident: boolean, why: string }[]>}
    */
   async sessions() {
-    const { contents } = await this.#request("resources/read", { uri: SESSIONS_URI });
+    const { contents } = await this.#channel.request("resources/read", { uri: SESSIONS_URI });
     return JSON.parse(contents[0].text);
   }
 
   /** Removes the widget; pending calls reject. */
   destroy() {
-    if (this.#destroyed) return;
-    this.#destroyed = true;
-    window.removeEventListener("message", this.#onMessage);
+    this.#channel.close();
     this.#iframe.remove();
-    for (const { reject } of this.#pending.values()) reject(new SandpitError("the Sandpit widget was destroyed", ERROR_CLOSED));
-    this.#pending.clear();
   }
 
   /** @param {number} timeoutMs */
   async #connect(timeoutMs) {
-    const ready = new Promise((resolve) => (this.#serverReady = resolve));
-    this.#iframe.addEventListener("load", () => this.#post(IFRAME_CHECK_READY));
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let timer;
-    /** @type {Promise<never>} */
-    const timeout = new Promise((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new SandpitError(`the Sandpit widget at ${this.#origin} did not answer within ${timeoutMs} ms`, ERROR_WIDGET_TIMEOUT),
-          ),
-        timeoutMs,
-      );
-    });
-    try {
-      await Promise.race([ready, timeout]);
-      this.server = await Promise.race([
-        this.#request("initialize", {
-          protocolVersion: MCP_PROTOCOL_VERSIONS[0],
-          capabilities: {},
-          clientInfo: { name: "sandpit-client", version: VERSION },
-        }),
-        timeout,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-    this.#post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    this.server = await this.#channel.handshake(timeoutMs, () =>
+      this.#channel.request("initialize", {
+        protocolVersion: MCP_PROTOCOL_VERSIONS[0],
+        capabilities: this.#offer ? { experimental: { [HOST_FUNCTIONS_CAPABILITY]: this.#offer } } : {},
+        clientInfo: { name: "sandpit-client", version: VERSION },
+      }),
+    );
+    this.#channel.notify("notifications/initialized");
     // Output comes in progress notifications; the same again as log messages
     // (which older widgets send instead) would only double the traffic.
-    await this.#request("logging/setLevel", { level: "warning" });
+    await this.#channel.request("logging/setLevel", { level: "warning" });
   }
 
-  /** @type {(value?: unknown) => void} */
-  #serverReady = () => {};
+  /**
+   * A call of one of this page's functions, from the code: the widget
+   * checked its name and arguments; the handler's value goes back as JSON.
+   *
+   * @param {string} method
+   * @param {any} params
+   * @param {AbortSignal} signal
+   */
+  async #hostCall(method, params, signal) {
+    const handler = method === HOST_CALL_METHOD ? this.#handlers.get(params?.name) : undefined;
+    if (!handler) throw new Error(`this page answers no ${method} for ${JSON.stringify(params?.name)}`);
+    const value = await handler(params.arguments, { signal });
+    return { value: value === undefined ? null : value };
+  }
 
   /**
    * The call's structured result; a call that failed without one (bad
@@ -473,13 +447,12 @@ export class Sandpit {
   #call(name, args, listeners = {}, signal) {
     /** @type {Record<string, unknown>} */
     const _meta = {};
-    if (listeners.onStatus || listeners.onStdout || listeners.onStderr) _meta.progressToken = `p${this.#nextId}`;
+    if (listeners.onStatus || listeners.onStdout || listeners.onStderr) _meta.progressToken = `p${this.#channel.nextId}`;
     if (!listeners.onStdout && !listeners.onStderr) _meta[STREAM_OUTPUT_META] = false;
-    const id = this.#nextId;
-    const answered = this.#request("tools/call", { name, arguments: args, _meta }, listeners);
+    const id = this.#channel.nextId;
+    const answered = this.#channel.request("tools/call", { name, arguments: args, _meta }, listeners);
     if (signal) {
-      const cancel = () =>
-        this.#post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: String(signal.reason) } });
+      const cancel = () => this.#channel.notify("notifications/cancelled", { requestId: id, reason: String(signal.reason) });
       if (signal.aborted) cancel();
       else {
         signal.addEventListener("abort", cancel, { once: true });
@@ -488,229 +461,4 @@ export class Sandpit {
     }
     return answered;
   }
-
-  /**
-   * @param {string} method
-   * @param {object} params
-   * @param {Listeners} [listeners]
-   * @returns {Promise<any>}
-   */
-  #request(method, params, listeners = {}) {
-    if (this.#destroyed) return Promise.reject(new SandpitError("the Sandpit widget was destroyed", ERROR_CLOSED));
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, listeners });
-      this.#post({ jsonrpc: "2.0", id, method, params });
-    });
-  }
-
-  /** @param {object | string} payload */
-  #post(payload) {
-    this.#iframe.contentWindow?.postMessage(
-      { channel: IFRAME_CHANNEL, type: IFRAME_MCP_TYPE, direction: IFRAME_TO_SERVER, payload },
-      this.#origin,
-    );
-  }
-
-  /**
-   * @param {MessageEvent} event
-   * @param {boolean} autoResize
-   * @param {number} maxHeight
-   */
-  #receive(event, autoResize, maxHeight) {
-    if (event.source !== this.#iframe.contentWindow || event.origin !== this.#origin) return;
-    const data = event.data;
-    if (data?.channel !== IFRAME_CHANNEL) return;
-    if (data.type === WIDGET_EVENT_TYPE && data.event === WIDGET_RESIZED) {
-      if (autoResize) this.#iframe.style.height = `${Math.min(data.height, maxHeight)}px`;
-      return;
-    }
-    if (data.type !== IFRAME_MCP_TYPE || data.direction !== IFRAME_TO_CLIENT) return;
-    const message = data.payload;
-    if (message === IFRAME_SERVER_READY) {
-      this.#serverReady();
-      return;
-    }
-    if (message?.method === "notifications/message") {
-      const { requestId, stream, text } = message.params?.data ?? {};
-      const listeners = this.#pending.get(requestId)?.listeners;
-      if (stream === "stdout") listeners?.onStdout?.(text);
-      if (stream === "stderr") listeners?.onStderr?.(text);
-      return;
-    }
-    if (message?.method === "notifications/progress") {
-      const id = Number(String(message.params?.progressToken).slice(1));
-      const listeners = this.#pending.get(id)?.listeners;
-      const stream = message.params?._meta?.[PROGRESS_STREAM_META];
-      if (stream === "stdout") listeners?.onStdout?.(message.params.message);
-      else if (stream === "stderr") listeners?.onStderr?.(message.params.message);
-      else listeners?.onStatus?.(message.params.message);
-      return;
-    }
-    const pending = this.#pending.get(message?.id);
-    if (!pending) return;
-    this.#pending.delete(message.id);
-    if (message.error) pending.reject(new SandpitError(message.error.message, message.error.code ?? ERROR_INTERNAL));
-    else pending.resolve(message.result);
-  }
-}
-
-/**
- * The text blocks of a tool result, joined.
- *
- * @param {{ content?: { type: string, text?: string }[] }} result
- */
-function textOf(result) {
-  return (result.content ?? [])
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join("\n");
-}
-
-/**
- * A run shown in an element of the embedding page (`run`'s `target`): `code`
- * (or nothing), then output as it is written, then what the run came to.
- * Text goes in as text; an HTML output only inside a frame sandboxed to
- * `allow-scripts` under the widget's own policy (no same origin: it reaches
- * neither this page nor the network), as the widget shows it.
- *
- * @param {Element} target
- * @param {string | null} code
- */
-function renderInto(target, code) {
-  const doc = target.ownerDocument;
-  const box = doc.createElement("div");
-  box.className = "sandpit-run";
-  box.dataset.sandpitStatus = "running";
-  box.setAttribute("aria-busy", "true");
-  /**
-   * @param {string} tag
-   * @param {string} part
-   * @param {string} [text]
-   */
-  const add = (tag, part, text) => {
-    const element = doc.createElement(tag);
-    element.className = `sandpit-${part}`;
-    element.dataset.sandpitPart = part;
-    if (text !== undefined) element.textContent = text;
-    box.append(element);
-    return element;
-  };
-  if (code !== null) add("pre", "code", code);
-  const output = add("pre", "output");
-  output.hidden = true;
-  // Output grows as it is written: read out as it comes.
-  output.setAttribute("aria-live", "polite");
-  target.append(box);
-  const settle = (/** @type {string} */ status) => {
-    box.dataset.sandpitStatus = status;
-    box.removeAttribute("aria-busy");
-  };
-  return {
-    /**
-     * @param {"stdout" | "stderr"} stream
-     * @param {string} text
-     */
-    write(stream, text) {
-      const chunk = doc.createElement("span");
-      chunk.className = `sandpit-${stream}`;
-      chunk.textContent = text;
-      output.append(chunk);
-      output.hidden = false;
-    },
-    /** @param {RunResult} run */
-    finish(run) {
-      // The result holds all the output, in order: what was streamed is replaced by it.
-      output.replaceChildren(
-        ...(run.output ?? []).map(({ stream, text }) => {
-          const chunk = doc.createElement("span");
-          chunk.className = `sandpit-${stream}`;
-          chunk.textContent = text;
-          return chunk;
-        }),
-      );
-      output.hidden = output.childElementCount === 0;
-      for (const bundle of run.displays ?? []) box.append(renderDisplay(doc, bundle));
-      if (run.value) add("pre", "value", `→ ${run.value.repr}`);
-      if (run.error) add("pre", "error", run.error.traceback || `${run.error.type}: ${run.error.message}`);
-      settle(run.status);
-    },
-    /** @param {string} message */
-    fail(message) {
-      add("pre", "error", message);
-      settle("failed");
-    },
-  };
-}
-
-/**
- * One display output in its richest safe form, as the widget shows it.
- *
- * @param {Document} doc
- * @param {RunResult["displays"][number]} bundle
- * @returns {HTMLElement}
- */
-function renderDisplay(doc, bundle) {
-  const html = bundle["text/html"];
-  if (html) {
-    const frame = doc.createElement("iframe");
-    frame.className = "sandpit-display sandpit-html";
-    frame.dataset.sandpitPart = "display";
-    frame.title = "HTML output";
-    // No allow-same-origin: an opaque origin, which reaches nothing of this page.
-    frame.setAttribute("sandbox", "allow-scripts");
-    frame.style.border = "0";
-    frame.style.width = "100%";
-    frame.srcdoc = HTML_OUTPUT_CSP + HTML_OUTPUT_SIZER + html;
-    sizeToContent(frame);
-    return frame;
-  }
-  const png = bundle["image/png"];
-  const svg = bundle["image/svg+xml"];
-  if (png || svg) {
-    const image = doc.createElement("img");
-    image.className = "sandpit-display sandpit-image";
-    image.dataset.sandpitPart = "display";
-    image.alt = bundle["text/plain"];
-    // As an <img>, SVG runs no scripts.
-    image.src = png ? `data:image/png;base64,${png}` : `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg ?? "")}`;
-    return image;
-  }
-  const text = doc.createElement("pre");
-  text.className = "sandpit-display sandpit-text";
-  text.dataset.sandpitPart = "display";
-  text.textContent = bundle["text/markdown"] ?? bundle["text/latex"] ?? bundle["text/plain"];
-  return text;
-}
-
-/**
- * HTML output frames of this page, sized to the height each reports.
- *
- * @type {Set<HTMLIFrameElement>}
- */
-const sizedFrames = new Set();
-/** Whether this page's messages are listened to for their heights. */
-let watchingFrames = false;
-
-/**
- * Follows `frame`'s reported height (up to the widget's HTML_FRAME_MAX_HEIGHT):
- * a report counts only from that frame's own window, and only its number is read.
- *
- * @param {HTMLIFrameElement} frame
- */
-function sizeToContent(frame) {
-  if (!watchingFrames) {
-    watchingFrames = true;
-    frame.ownerDocument.defaultView?.addEventListener("message", (event) => {
-      for (const sized of sizedFrames) {
-        // A frame taken off the page is forgotten.
-        if (!sized.isConnected) sizedFrames.delete(sized);
-        if (event.source === null || sized.contentWindow !== event.source) continue;
-        const height = Number(event.data?.[HTML_FRAME_HEIGHT_KEY]);
-        if (Number.isFinite(height)) sized.style.height = `${Math.min(Math.max(Math.ceil(height), 24), HTML_FRAME_MAX_HEIGHT)}px`;
-        return;
-      }
-    });
-  }
-  sizedFrames.add(frame);
 }

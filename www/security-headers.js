@@ -2,7 +2,7 @@
 // The security headers Sandpit's responses carry: the one definition, used by
 // the local server (scripts/serve.mjs) and by the service worker (www/sw.js),
 // which adds them where a static host cannot set headers.
-import { WIDGET_PAGE, WORKER_PATH } from "./generated/names.js";
+import { KATEX_DIR, WIDGET_PAGE, WORKER_PATH } from "./generated/names.js";
 
 /** The embedding client: other sites import it as a module (a CORS request). */
 export const CLIENT_SCRIPT = "sandpit-client.js";
@@ -54,13 +54,15 @@ export function connectOrigins(config, manifest) {
  * @returns {Record<string, string>}
  */
 export function securityHeaders(path, { isolated = true, connect = [] } = {}) {
-  const embeddable = path === CLIENT_SCRIPT || path === WIDGET_PAGE;
+  // KaTeX too: the client renders formulas on the embedding page with it.
+  const imported = path === CLIENT_SCRIPT || path.startsWith(KATEX_DIR);
+  const embeddable = imported || path === WIDGET_PAGE;
   /** @type {Record<string, string>} */
   const headers = {
     "Cross-Origin-Resource-Policy": embeddable ? "cross-origin" : "same-origin",
     "X-Content-Type-Options": "nosniff",
   };
-  if (path === CLIENT_SCRIPT) headers["Access-Control-Allow-Origin"] = "*";
+  if (imported) headers["Access-Control-Allow-Origin"] = "*";
   if (isolated) Object.assign(headers, ISOLATION_HEADERS);
   if (path === WORKER_PATH) headers["Content-Security-Policy"] = workerCsp(connect);
   return headers;

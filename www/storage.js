@@ -1,6 +1,6 @@
 // @ts-check
 // The user's work in the page's IndexedDB, bound from Rust in
-// src/storage.rs (which owns the record shapes: here they are plain objects).
+// src/store/ (which owns the record shapes, in records.rs: here they are plain objects).
 // Only the page touches this database; the Python worker gets no handle to it.
 
 const DB_NAME = "sandpit";
@@ -30,72 +30,6 @@ const STORES = [STATE, RUNS, FILES, CONVERSATIONS];
  */
 const sessionFiles = (session) => IDBKeyRange.bound([session], [session, []]);
 
-/** @type {Promise<IDBDatabase> | null} */
-let opened = null;
-
-/** @returns {Promise<IDBDatabase>} */
-function database() {
-  opened ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, DB_VERSION);
-    request.onupgradeneeded = (event) => {
-      const db = request.result;
-      if (event.oldVersion < 1) {
-        db.createObjectStore(STATE);
-        db.createObjectStore(RUNS, { autoIncrement: true });
-      }
-      if (event.oldVersion < 2) db.createObjectStore(FILES);
-      if (event.oldVersion < 3) db.createObjectStore(CONVERSATIONS);
-    };
-    request.onsuccess = () => {
-      // A newer version of the app (another tab) upgrades the database: let it.
-      request.result.onversionchange = () => {
-        request.result.close();
-        opened = null;
-      };
-      resolve(request.result);
-    };
-    request.onerror = () => reject(request.error);
-    request.onblocked = () => reject(new Error("the database is blocked by another tab"));
-  }).catch((error) => {
-    opened = null;
-    throw error;
-  });
-  return opened;
-}
-
-/**
- * Runs `body(stores)` in one transaction; resolves with its result once
- * committed. Batched writes still waiting go first: transactions on the
- * same stores run in the order they are created, so nothing overtakes them.
- * `commit` commits as soon as `body` has made its requests (it must not
- * make more from their callbacks) instead of when the task ends.
- *
- * @template T
- * @param {IDBTransactionMode} mode
- * @param {(stores: Stores) => T} body
- * @param {{ commit?: boolean }} [options]
- * @returns {Promise<T>}
- */
-async function transaction(mode, body, { commit = false } = {}) {
-  if (batch !== null) writeBatch();
-  const db = await database();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(STORES, mode);
-    /** @type {T} */
-    let result;
-    tx.oncomplete = () => resolve(result);
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error("the transaction was aborted"));
-    result = body({
-      state: tx.objectStore(STATE),
-      runs: tx.objectStore(RUNS),
-      files: tx.objectStore(FILES),
-      conversations: tx.objectStore(CONVERSATIONS),
-    });
-    if (commit) tx.commit();
-  });
-}
-
 /**
  * The workspace and finished runs are saved at every change and every run,
  * which may be many a second (typing; an agent running code in a loop).
@@ -117,67 +51,143 @@ const BATCH_MS = 200;
  * }} Batch
  */
 
-/** @type {Batch | null} */
-let batch = null;
+/** The page's database, and the writes waiting to be made together. */
+class SavedWork {
+  /** @type {Promise<IDBDatabase> | null} */
+  #opened = null;
+  /** @type {Batch | null} */
+  #batch = null;
+  /**
+   * Set once everything was deleted (`clearAll`): the page reloads next, and
+   * nothing it still reports as it goes (the editor's last typing, say) may
+   * save the work again.
+   */
+  #cleared = false;
 
-/**
- * Set once everything was deleted (`clearAll`): the page reloads next, and
- * nothing it still reports as it goes (the editor's last typing, say) may
- * save the work again.
- */
-let cleared = false;
+  /** @returns {Promise<IDBDatabase>} */
+  #database() {
+    this.#opened ??= new Promise((resolve, reject) => {
+      const request = indexedDB.open(DB_NAME, DB_VERSION);
+      request.onupgradeneeded = (event) => {
+        const db = request.result;
+        if (event.oldVersion < 1) {
+          db.createObjectStore(STATE);
+          db.createObjectStore(RUNS, { autoIncrement: true });
+        }
+        if (event.oldVersion < 2) db.createObjectStore(FILES);
+        if (event.oldVersion < 3) db.createObjectStore(CONVERSATIONS);
+      };
+      request.onsuccess = () => {
+        // A newer version of the app (another tab) upgrades the database: let it.
+        request.result.onversionchange = () => {
+          request.result.close();
+          this.#opened = null;
+        };
+        resolve(request.result);
+      };
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => reject(new Error("the database is blocked by another tab"));
+    }).catch((error) => {
+      this.#opened = null;
+      throw error;
+    });
+    return this.#opened;
+  }
 
-/**
- * Adds `change` to the next batch; resolves once that batch is committed.
- *
- * @param {(batch: Batch) => void} change
- */
-function batched(change) {
-  if (cleared) return Promise.resolve();
-  const next = (batch ??= {
-    workspace: null,
-    runs: [],
-    keep: Infinity,
-    settle: [],
-    timer: setTimeout(writeBatch, BATCH_MS),
-  });
-  change(next);
-  return new Promise((resolve, reject) => next.settle.push([resolve, reject]));
-}
+  /**
+   * Runs `body(stores)` in one transaction; resolves with its result once
+   * committed. Batched writes still waiting go first: transactions on the
+   * same stores run in the order they are created, so nothing overtakes them.
+   * `commit` commits as soon as `body` has made its requests (it must not
+   * make more from their callbacks) instead of when the task ends.
+   *
+   * @template T
+   * @param {IDBTransactionMode} mode
+   * @param {(stores: Stores) => T} body
+   * @param {{ commit?: boolean }} [options]
+   * @returns {Promise<T>}
+   */
+  async transaction(mode, body, { commit = false } = {}) {
+    if (this.#batch !== null) this.writeBatch();
+    const db = await this.#database();
+    return new Promise((resolve, reject) => {
+      const tx = db.transaction(STORES, mode);
+      /** @type {T} */
+      let result;
+      tx.oncomplete = () => resolve(result);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error ?? new Error("the transaction was aborted"));
+      result = body({
+        state: tx.objectStore(STATE),
+        runs: tx.objectStore(RUNS),
+        files: tx.objectStore(FILES),
+        conversations: tx.objectStore(CONVERSATIONS),
+      });
+      if (commit) tx.commit();
+    });
+  }
 
-/**
- * Writes the waiting batch. `leaving`: the page is being hidden or unloaded,
- * so the batch is committed at once, and the oldest runs are dropped by the
- * next batch instead (that takes requests made after the first ones end).
- */
-function writeBatch({ leaving = false } = {}) {
-  if (batch === null) return;
-  const { workspace, runs: added, keep, settle, timer } = batch;
-  batch = null;
-  clearTimeout(timer);
-  /** @param {Stores} stores */
-  const write = ({ state, runs }) => {
-    if (workspace !== null) state.put(workspace, WORKSPACE_KEY);
-    for (const run of added) runs.add(run);
-    if (added.length === 0 || leaving) return;
-    const count = runs.count();
-    count.onsuccess = () => {
-      const excess = count.result - keep;
-      if (excess <= 0) return;
-      // Keys only, then one range: a cursor would read each dropped run's whole result first.
-      const keys = runs.getAllKeys(null, excess);
-      keys.onsuccess = () => runs.delete(IDBKeyRange.upperBound(keys.result.at(-1)));
+  /**
+   * Adds `change` to the next batch; resolves once that batch is committed.
+   *
+   * @param {(batch: Batch) => void} change
+   */
+  batched(change) {
+    if (this.#cleared) return Promise.resolve();
+    const next = (this.#batch ??= {
+      workspace: null,
+      runs: [],
+      keep: Infinity,
+      settle: [],
+      timer: setTimeout(() => this.writeBatch(), BATCH_MS),
+    });
+    change(next);
+    return new Promise((resolve, reject) => next.settle.push([resolve, reject]));
+  }
+
+  /**
+   * Writes the waiting batch. `leaving`: the page is being hidden or unloaded,
+   * so the batch is committed at once, and the oldest runs are dropped by the
+   * next batch instead (that takes requests made after the first ones end).
+   */
+  writeBatch({ leaving = false } = {}) {
+    if (this.#batch === null) return;
+    const { workspace, runs: added, keep, settle, timer } = this.#batch;
+    this.#batch = null;
+    clearTimeout(timer);
+    /** @param {Stores} stores */
+    const write = ({ state, runs }) => {
+      if (workspace !== null) state.put(workspace, WORKSPACE_KEY);
+      for (const run of added) runs.add(run);
+      if (added.length === 0 || leaving) return;
+      const count = runs.count();
+      count.onsuccess = () => {
+        const excess = count.result - keep;
+        if (excess <= 0) return;
+        // Keys only, then one range: a cursor would read each dropped run's whole result first.
+        const keys = runs.getAllKeys(null, excess);
+        keys.onsuccess = () => runs.delete(IDBKeyRange.upperBound(keys.result.at(-1)));
+      };
     };
-  };
-  transaction("readwrite", write, { commit: leaving }).then(
-    () => settle.forEach(([resolve]) => resolve()),
-    (error) => settle.forEach(([, reject]) => reject(error)),
-  );
+    this.transaction("readwrite", write, { commit: leaving }).then(
+      () => settle.forEach(([resolve]) => resolve()),
+      (error) => settle.forEach(([, reject]) => reject(error)),
+    );
+  }
+
+  /** Drops the writes still waiting (their callers hear they are done), and every later one. */
+  dropWrites() {
+    this.#cleared = true;
+    if (this.#batch !== null) {
+      clearTimeout(this.#batch.timer);
+      this.#batch.settle.forEach(([resolve]) => resolve());
+      this.#batch = null;
+    }
+  }
 }
 
-const writeBeforeLeaving = () => {
-  if (batch !== null) writeBatch({ leaving: true });
-};
+const work = new SavedWork();
+const writeBeforeLeaving = () => work.writeBatch({ leaving: true });
 addEventListener("pagehide", writeBeforeLeaving);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") writeBeforeLeaving();
@@ -221,7 +231,7 @@ function newestRuns(store, before, limit) {
  * @param {number} runLimit
  */
 export async function loadAll(runLimit) {
-  const read = await transaction("readonly", ({ state, runs, files }) => ({
+  const read = await work.transaction("readonly", ({ state, runs, files }) => ({
     workspace: value(state.get(WORKSPACE_KEY)),
     runs: newestRuns(runs, null, runLimit),
     files: value(files.getAll()),
@@ -244,7 +254,7 @@ export async function loadAll(runLimit) {
  * @param {number} limit
  */
 export async function historyPage(before, limit) {
-  const read = await transaction("readonly", ({ runs }) => newestRuns(runs, before, limit));
+  const read = await work.transaction("readonly", ({ runs }) => newestRuns(runs, before, limit));
   const { runs, total } = read();
   return { runs, older: total - runs.length };
 }
@@ -255,7 +265,7 @@ export async function historyPage(before, limit) {
  * @param {object} workspace
  */
 export function saveWorkspace(workspace) {
-  return batched((next) => {
+  return work.batched((next) => {
     next.workspace = workspace;
   });
 }
@@ -267,7 +277,7 @@ export function saveWorkspace(workspace) {
  * @param {number} keep
  */
 export function addRun(run, keep) {
-  return batched((next) => {
+  return work.batched((next) => {
     next.runs.push(run);
     next.keep = Math.min(next.keep, keep);
   });
@@ -281,7 +291,7 @@ export function addRun(run, keep) {
  * @param {string[]} deletes
  */
 export async function saveFiles(session, records, deletes) {
-  await transaction("readwrite", ({ files }) => {
+  await work.transaction("readwrite", ({ files }) => {
     for (const path of deletes) files.delete([session, path]);
     for (const record of records) files.put(record, [session, record.path]);
   });
@@ -293,7 +303,7 @@ export async function saveFiles(session, records, deletes) {
  * @param {string} session
  */
 export async function forgetFiles(session) {
-  await transaction("readwrite", ({ files }) => files.delete(sessionFiles(session)));
+  await work.transaction("readwrite", ({ files }) => files.delete(sessionFiles(session)));
 }
 
 /**
@@ -303,19 +313,14 @@ export async function forgetFiles(session) {
  * @param {string} path
  */
 export async function readFile(session, path) {
-  const read = await transaction("readonly", ({ files }) => value(files.get([session, path])));
+  const read = await work.transaction("readonly", ({ files }) => value(files.get([session, path])));
   return read() ?? null;
 }
 
 /** Deletes everything saved, and the writes still waiting; later writes are dropped. */
 export async function clearAll() {
-  cleared = true;
-  if (batch !== null) {
-    clearTimeout(batch.timer);
-    batch.settle.forEach(([resolve]) => resolve());
-    batch = null;
-  }
-  await transaction("readwrite", ({ state, runs, files, conversations }) => {
+  work.dropWrites();
+  await work.transaction("readwrite", ({ state, runs, files, conversations }) => {
     state.clear();
     runs.clear();
     files.clear();
@@ -325,7 +330,7 @@ export async function clearAll() {
 
 /** Every session's conversation with a model. */
 export async function loadConversations() {
-  const read = await transaction("readonly", ({ conversations }) => value(conversations.getAll()));
+  const read = await work.transaction("readonly", ({ conversations }) => value(conversations.getAll()));
   return read();
 }
 
@@ -336,7 +341,7 @@ export async function loadConversations() {
  * @param {object} conversation
  */
 export async function saveConversation(session, conversation) {
-  await transaction("readwrite", ({ conversations }) => conversations.put(conversation, session));
+  await work.transaction("readwrite", ({ conversations }) => conversations.put(conversation, session));
 }
 
 /**

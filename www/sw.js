@@ -1,18 +1,31 @@
 // @ts-check
-// Sandpit's service worker (a module worker): keeps the whole app, Pyodide
-// included, in a versioned cache so it starts and runs offline; adds the
-// security headers to what it serves, so the page is cross-origin isolated
-// even on a static host that cannot set headers; and caches package files
-// fetched from other origins.
+// Sandpit's service worker (a module worker): keeps the app, Pyodide
+// included, in a versioned cache so it starts and runs offline
+// (sw-bundle.js says what it keeps when); adds the security headers to what
+// it serves, so the page is cross-origin isolated even on a static host that
+// cannot set headers; and caches package files fetched from other origins
+// (sw-packages.js).
 //
 // Every file is checked against the sha256 it was built with, both when it is
-// downloaded and each time it is served: a file that does not match is never
+// fetched and each time it is served: a file that does not match is never
 // served, it is fetched again (or the request fails). The one exception is the
-// deployment's config, which is edited after the build: it is fetched fresh
-// whenever the page asks for it online, kept only when it is a JSON object,
-// and the Python worker's CSP is derived from the copy the page last read.
-import { CONFIG_FILE, SERVICE_WORKER_CHANNEL, WORKER_PATH } from "./generated/names.js";
-import { connectOrigins, securityHeaders } from "./security-headers.js";
+// deployment's config, which is edited after the build (sw-config.js).
+import {
+  CONFIG_FILE,
+  SERVICE_WORKER_CHANNEL,
+  SERVICE_WORKER_CLAIM,
+  SERVICE_WORKER_INSTALL_FAILED,
+  SERVICE_WORKER_INSTALL_PROGRESS,
+  SERVICE_WORKER_KEEP,
+  SERVICE_WORKER_SKIP_WAITING,
+  SERVICE_WORKER_STATUS,
+  WORKER_PATH,
+} from "./generated/names.js";
+import { securityHeaders } from "./security-headers.js";
+import { BundleFiles } from "./sw-bundle.js";
+import { cachedBytes, download, failure, precachedPath, stored } from "./sw-files.js";
+import { ConfigFile } from "./sw-config.js";
+import { isPackageFile, PackageFiles } from "./sw-packages.js";
 
 // Replaced at build time by scripts/precache.mjs: every file of the bundle
 // with its sha256 and size, and a version derived from them.
@@ -29,189 +42,97 @@ const PRECACHE_NAME = `${PREFIX}precache-${PRECACHE.version}`;
 const LOCKFILES = ["pyodide/pyodide-lock.json"];
 /** Package files for the same lockfile outlive app updates; a new lockfile starts afresh. */
 const PACKAGE_CACHE_NAME = `${PREFIX}packages-${PRECACHE.files[LOCKFILES[0]]?.sha256.slice(0, 16) ?? "unlocked"}`;
-/** Package files from other origins: wheels, and shared libraries (.zip in Pyodide's lockfile). */
-const PACKAGE_SUFFIXES = [".whl", ".zip"];
-/** Files downloaded at once while installing. */
-const PARALLEL_DOWNLOADS = 4;
 
 const scope = () => new URL(sw.registration.scope);
 /** @param {string} path */
 const appUrl = (path) => new URL(path, scope()).href;
 
-/**
- * Bytes as they are kept: their type, when the response said one.
- *
- * @typedef {{ bytes: ArrayBuffer, type: string | null }} Stored
- */
+const bundle = new BundleFiles(PRECACHE_NAME, PRECACHE.files, appUrl);
 
-/** @param {ArrayBuffer} bytes */
-async function sha256(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+const config = new ConfigFile(
+  () => appUrl(CONFIG_FILE),
+  () => caches.open(PRECACHE_NAME),
+  () => precachedJson("pyodide/manifest.json"),
+);
+const packages = new PackageFiles(PACKAGE_CACHE_NAME, () => Promise.all(LOCKFILES.map(precachedJson)));
+
+/** Every precache of ours but this version's: earlier versions, an interrupted install. */
+async function otherPrecaches() {
+  const names = (await caches.keys()).filter((name) => name.startsWith(`${PREFIX}precache-`) && name !== PRECACHE_NAME);
+  return Promise.all(names.map((name) => caches.open(name)));
 }
 
 /**
- * A response made of `bytes`: their type and length only, nothing
- * host-specific, plus `headers` (the security headers, when serving).
+ * A verified copy of `url` from another of this worker's precaches.
  *
- * @param {Stored} stored
- * @param {Record<string, string>} [headers]
- */
-function stored({ bytes, type }, headers = {}) {
-  return new Response(bytes, {
-    headers: {
-      ...headers,
-      ...(type ? { "Content-Type": type } : {}),
-      // The worker counts package downloads against this.
-      "Content-Length": String(bytes.byteLength),
-    },
-  });
-}
-
-/**
- * The bytes and type of `url` in `cache`, when they are there and match
- * `expected` (any content when `expected` is null). With `drop`, a copy that
- * does not match is deleted, so it is fetched again; another version's cache
- * is only looked at, since a different file there is that version's own.
- *
- * @param {Cache} cache
- * @param {string} url
- * @param {string | null} expected
- * @returns {Promise<Stored | null>}
- */
-async function cachedBytes(cache, url, expected, { drop = true } = {}) {
-  const response = await cache.match(url);
-  if (!response) return null;
-  const bytes = await response.arrayBuffer();
-  if (expected !== null && (await sha256(bytes)) !== expected) {
-    if (drop) {
-      console.warn(`sandpit sw: ${url} does not match its sha256 in the cache; fetching it again`);
-      await cache.delete(url);
-    }
-    return null;
-  }
-  return { bytes, type: response.headers.get("Content-Type") };
-}
-
-/**
- * Downloads `url` past the HTTP cache and checks it; throws on any failure or mismatch.
- *
- * @param {string} url
- * @param {string | null} expected
- * @param {RequestInit} [init]
- * @returns {Promise<Stored>}
- */
-async function download(url, expected, init = {}) {
-  const response = await fetch(url, { cache: "no-cache", ...init });
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  const bytes = await response.arrayBuffer();
-  const actual = await sha256(bytes);
-  if (expected !== null && actual !== expected) {
-    throw new Error(`${url}: sha256 ${actual} does not match the expected ${expected}`);
-  }
-  return { bytes, type: response.headers.get("Content-Type") };
-}
-
-/**
- * A verified copy of `url` from any of this worker's precaches (an earlier version, an interrupted install).
- *
+ * @param {Cache[]} others
  * @param {string} url
  * @param {string} expected
  */
-async function fromAnyPrecache(url, expected) {
-  for (const name of await caches.keys()) {
-    if (!name.startsWith(`${PREFIX}precache-`)) continue;
-    const found = await cachedBytes(await caches.open(name), url, expected, { drop: false });
+async function fromOthers(others, url, expected) {
+  for (const cache of others) {
+    const found = await cachedBytes(cache, url, expected, { drop: false });
     if (found) return found;
   }
   return null;
 }
 
 /**
- * Runs `task` over `items`, at most `limit` at a time; rejects on the first failure.
+ * Tells the pages how keeping the offline copy goes: its progress, and why
+ * it failed (a failed install leaves nothing the page could read
+ * afterwards). Each message names this version, so a page hears only the
+ * one that serves it, or the one installing while none does.
  *
- * @template T
- * @param {T[]} items
- * @param {number} limit
- * @param {(item: T) => Promise<void>} task
+ * @param {{ type: typeof SERVICE_WORKER_INSTALL_PROGRESS, done: number, total: number } | { type: typeof SERVICE_WORKER_INSTALL_FAILED, reason: string }} message
  */
-async function inParallel(items, limit, task) {
-  const queue = [...items];
-  const lane = async () => {
-    while (queue.length > 0) await task(/** @type {T} */ (queue.shift()));
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, lane));
-}
-
-/**
- * The config in `bytes` when it is a JSON object; throws with the reason otherwise.
- *
- * @param {ArrayBuffer} bytes
- */
-function checkConfig(bytes) {
-  let config;
-  try {
-    config = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (error) {
-    throw new Error(`${CONFIG_FILE} is not valid JSON: ${/** @type {Error} */ (error).message}`);
-  }
-  if (config === null || typeof config !== "object" || Array.isArray(config)) {
-    throw new Error(`${CONFIG_FILE} is not a JSON object`);
-  }
-  return config;
-}
-
-/**
- * Keeps `found` as the config for offline use and for the worker's CSP;
- * throws, keeping nothing, when it is not valid.
- *
- * @param {Stored} found
- */
-async function keepConfig(found) {
-  checkConfig(found.bytes);
-  const cache = await caches.open(PRECACHE_NAME);
-  await cache.put(appUrl(CONFIG_FILE), stored(found));
-  workerConnect = null;
-}
-
-/**
- * Tells the pages how installing goes: its progress, and why it failed (a
- * failed install leaves nothing the page could read afterwards).
- *
- * @param {{ type: "install-progress", done: number, total: number } | { type: "install-failed", reason: string }} message
- */
-function reportInstall(message) {
+function report(message) {
   const channel = new BroadcastChannel(SERVICE_WORKER_CHANNEL);
-  channel.postMessage(message);
+  channel.postMessage({ ...message, version: PRECACHE.version });
   channel.close();
 }
 
-// Installing fills this version's cache; any download that fails or does not
-// match its hash fails the install, and the running version stays in charge.
-// The config is not part of that: one that cannot be read now is read again
-// when the page asks for it.
+/** @param {unknown} error */
+const reportFailure = (error) =>
+  report({ type: SERVICE_WORKER_INSTALL_FAILED, reason: String(/** @type {Error} */ (error)?.message ?? error) });
+
+/** @param {number} done @param {number} total */
+const reportProgress = (done, total) => report({ type: SERVICE_WORKER_INSTALL_PROGRESS, done, total });
+
+// A first install keeps nothing: the page fetched what it needed already,
+// and the rest is kept when a page asks (sw-bundle.js). A new version keeps
+// what the one it replaces kept, copied when unchanged, downloaded when not;
+// any download that fails or does not match its hash fails the install, and
+// the running version stays in charge. The config is not part of that: one
+// that cannot be read now is read again when the page asks for it.
 sw.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(PRECACHE_NAME);
-      const total = Object.values(PRECACHE.files).reduce((sum, file) => sum + file.size, 0);
-      let done = 0;
-      await inParallel(Object.entries(PRECACHE.files), PARALLEL_DOWNLOADS, async ([path, file]) => {
-        const url = appUrl(path);
-        const reused = await fromAnyPrecache(url, file.sha256);
-        await cache.put(url, stored(reused ?? (await download(url, file.sha256))));
-        done += file.size;
-        reportInstall({ type: "install-progress", done, total });
-      });
+      const others = await otherPrecaches();
+      const kept = new Set();
+      for (const cache of others) for (const request of await cache.keys()) kept.add(request.url);
+      const paths = Object.keys(PRECACHE.files).filter((path) => kept.has(appUrl(path)));
+      await bundle.keepAll({ paths, reuse: (url, expected) => fromOthers(others, url, expected), progress: reportProgress });
       await download(appUrl(CONFIG_FILE), null)
-        .then(keepConfig)
+        .then((found) => config.keep(found))
         .catch((error) => console.warn(`sandpit sw: ${error.message}`));
     })().catch((error) => {
-      reportInstall({ type: "install-failed", reason: String(error?.message ?? error) });
+      reportFailure(error);
       throw error;
     }),
   );
 });
+
+/** This version's state for a page: which version, and how much of its offline copy is kept. */
+async function status() {
+  const missing = await bundle.missing();
+  return {
+    type: SERVICE_WORKER_STATUS,
+    version: PRECACHE.version,
+    files: Object.keys(PRECACHE.files).length,
+    bytes: bundle.totalBytes(),
+    complete: missing.length === 0,
+  };
+}
 
 // The new version is in charge: every other cache of ours is stale.
 sw.addEventListener("activate", (event) => {
@@ -229,39 +150,29 @@ sw.addEventListener("activate", (event) => {
 sw.addEventListener("message", (event) => {
   switch (event.data?.type) {
     // The page's "Reload to update": the waiting version takes over now.
-    case "skip-waiting":
+    case SERVICE_WORKER_SKIP_WAITING:
       sw.skipWaiting();
       break;
     // A page that came without us (a forced reload) and needs us to guard Python.
-    case "claim":
+    case SERVICE_WORKER_CLAIM:
       event.waitUntil(sw.clients.claim());
       break;
-    case "status": {
-      const sizes = Object.values(PRECACHE.files).map((file) => file.size);
-      event.source?.postMessage({
-        type: "status",
-        version: PRECACHE.version,
-        files: sizes.length,
-        bytes: sizes.reduce((sum, size) => sum + size, 0),
-      });
+    case SERVICE_WORKER_STATUS:
+      event.waitUntil(status().then((answer) => event.source?.postMessage(answer)));
       break;
-    }
+    // The installable page's ask for the whole offline copy; answered with the status once it is kept.
+    case SERVICE_WORKER_KEEP:
+      event.waitUntil(
+        bundle
+          .keepAll({ progress: reportProgress })
+          .then(status)
+          .then((answer) => event.source?.postMessage(answer), reportFailure),
+      );
+      break;
     default:
       break;
   }
 });
-
-/**
- * The precached file a same-origin request asks for, or null.
- *
- * @param {URL} url
- */
-function precachedPath(url) {
-  const base = scope();
-  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return null;
-  const path = decodeURIComponent(url.pathname.slice(base.pathname.length)) || "index.html";
-  return path === CONFIG_FILE || Object.hasOwn(PRECACHE.files, path) ? path : null;
-}
 
 /**
  * A file of this version as JSON, checked against its hash like everything
@@ -276,132 +187,20 @@ async function precachedJson(path) {
   return response.json();
 }
 
-/** @type {Promise<string[]> | null} */
-let workerConnect = null;
-
-/** The config the page last read (kept by `keepConfig`), or null when there is none. */
-async function keptConfig() {
-  const found = await cachedBytes(await caches.open(PRECACHE_NAME), appUrl(CONFIG_FILE), null);
-  return found && checkConfig(found.bytes);
-}
-
 /**
- * What the worker's CSP lets Python reach, from the kept config and the
- * precached manifest; read again after the config changes.
- */
-function connectForWorker() {
-  workerConnect ??= Promise.all([keptConfig(), precachedJson("pyodide/manifest.json")])
-    .then(([config, manifest]) => connectOrigins(config, manifest))
-    .catch(() => []);
-  return workerConnect;
-}
-
-/**
- * The config, fresh from the network when it can be, else the kept copy.
- * A config that is not valid is served (the page says what is wrong with
- * it) but not kept, so it never reaches the worker's CSP.
- */
-async function serveConfig() {
-  const url = appUrl(CONFIG_FILE);
-  const headers = securityHeaders(CONFIG_FILE);
-  const fresh = await download(url, null).then(
-    (found) => ({ found, error: null }),
-    (/** @type {Error} */ error) => ({ found: null, error }),
-  );
-  if (fresh.found) {
-    await keepConfig(fresh.found).catch((error) => console.warn(`sandpit sw: ${error.message}; the last good copy stays`));
-    return stored(fresh.found, headers);
-  }
-  const kept = await cachedBytes(await caches.open(PRECACHE_NAME), url, null);
-  if (kept) return stored(kept, headers);
-  return new Response(`Sandpit could not load ${CONFIG_FILE}: ${fresh.error?.message}`, {
-    status: 503,
-    headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
-  });
-}
-
-/**
- * Serves a precached file with the security headers, fetching it again when the copy is bad.
+ * Serves a file of the bundle with the security headers: kept, else fetched
+ * (and kept, but for a wheel no page asked to keep yet).
  *
  * @param {string} path
  */
 async function servePrecached(path) {
-  const url = appUrl(path);
-  const { sha256: expected } = PRECACHE.files[path];
-  const connect = path === WORKER_PATH ? await connectForWorker() : [];
+  const connect = path === WORKER_PATH ? await config.connect() : [];
   const headers = securityHeaders(path, { connect });
   try {
-    const cache = await caches.open(PRECACHE_NAME);
-    let found = await cachedBytes(cache, url, expected);
-    if (!found) {
-      found = await download(url, expected);
-      await cache.put(url, stored(found));
-    }
-    return stored(found, headers);
+    return stored(await bundle.bytes(path, { keepPackages: false }), headers);
   } catch (error) {
-    return new Response(`Sandpit could not load ${path}: ${/** @type {Error} */ (error).message}`, {
-      status: 503,
-      headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
-    });
+    return failure(503, `Sandpit could not load ${path}: ${/** @type {Error} */ (error).message}`, headers);
   }
-}
-
-/** @type {Promise<Map<string, string> | null> | null} */
-let lockedHashes = null;
-
-/**
- * The last segment of a path or URL: how packages are matched to lockfile entries.
- *
- * @param {string} path
- */
-const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
-
-/**
- * File name -> sha256 of every package the lockfiles pin, read once (null
- * when a lockfile cannot be read; asked again next time). Entries
- * name their file relative to the lockfile or as a full URL (packages left on
- * the CDN), so they are matched by file name.
- */
-function packageHashes() {
-  lockedHashes ??= (async () => {
-    const hashes = new Map();
-    for (const path of LOCKFILES) {
-      const lock = await precachedJson(path);
-      for (const pkg of Object.values(lock?.packages ?? {})) {
-        if (pkg.file_name && pkg.sha256) hashes.set(baseName(pkg.file_name), pkg.sha256);
-      }
-    }
-    return hashes;
-  })().catch(() => {
-    lockedHashes = null;
-    return null;
-  });
-  return lockedHashes;
-}
-
-/**
- * Package files from other origins, cache first. When a lockfile pins the
- * file's sha256, a copy that does not match is neither cached nor served.
- *
- * @param {Request} request
- */
-async function servePackage(request) {
-  const name = baseName(decodeURIComponent(new URL(request.url).pathname));
-  const hashes = await packageHashes();
-  // Without the lockfile nothing can be checked: pass through, cache nothing.
-  if (hashes === null) return fetch(request);
-  const expected = hashes.get(name) ?? null;
-  const cache = await caches.open(PACKAGE_CACHE_NAME);
-  let found = await cachedBytes(cache, request.url, expected);
-  if (!found) {
-    try {
-      found = await download(request.url, expected, { mode: "cors", credentials: "omit" });
-    } catch (error) {
-      return new Response(`Sandpit could not fetch ${name}: ${/** @type {Error} */ (error).message}`, { status: 502 });
-    }
-    await cache.put(request.url, stored(found));
-  }
-  return stored(found);
 }
 
 sw.addEventListener("fetch", (event) => {
@@ -409,11 +208,11 @@ sw.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin === sw.location.origin) {
-    const path = precachedPath(url);
-    if (path === CONFIG_FILE) event.respondWith(serveConfig());
+    const path = precachedPath(url, scope(), PRECACHE.files);
+    if (path === CONFIG_FILE) event.respondWith(config.serve());
     else if (path !== null) event.respondWith(servePrecached(path));
-  } else if (PACKAGE_SUFFIXES.some((suffix) => url.pathname.endsWith(suffix))) {
-    event.respondWith(servePackage(request));
+  } else if (isPackageFile(url)) {
+    event.respondWith(packages.serve(request));
   }
   // Anything else goes to the network untouched.
 });

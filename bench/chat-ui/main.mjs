@@ -43,13 +43,26 @@ async function session(widgetUrl, first, codes) {
     return { ms: performance.now() - sent, ok: result.isError !== true, error: result.isError ? text.slice(0, 300) : null };
   };
   const firstCall = await call(first);
+  const firstResultAt = performance.now();
   const seriesStarted = performance.now();
   /** @type {Call[]} */
   const calls = [];
   for (const code of codes) calls.push(await call(code));
   const seriesMs = performance.now() - seriesStarted;
   await client.close();
-  return { initializeMs: initializedAt - started, firstCall, calls, seriesMs };
+  return { initializeMs: initializedAt - started, firstCall, firstResultAt, calls, seriesMs };
 }
 
-/** @type {any} */ (window).chatUi = { session };
+const chatUi = { session, opened: /** @type {any} */ (null) };
+window.chatUi = chatUi;
+
+// `?widget=URL&run=CODE`: a first visit (figure 15), the call made as the page opens.
+const query = new URL(location.href).searchParams;
+const widget = query.get("widget");
+const run = query.get("run");
+if (widget !== null && run !== null) {
+  session(widget, run, []).then(
+    (opened) => (chatUi.opened = opened),
+    (error) => (chatUi.opened = { firstCall: { ok: false, error: String(error?.message ?? error) }, firstResultAt: null }),
+  );
+}

@@ -8,7 +8,7 @@ import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, resolve, sep } from "node:path";
 
-import { MIME, bundleFile } from "../../scripts/serve.mjs";
+import { MIME, bundleFile } from "../../scripts/bundle-files.mjs";
 import { CONFIG_FILE } from "../../www/generated/names.js";
 import { connectOrigins, securityHeaders } from "../../www/security-headers.js";
 

@@ -1,11 +1,12 @@
 // @ts-check
 // Tool calls waiting for the browser: the server runs no Python. A call is
-// taken by an MCP App view (it claims the call, runs it and hands back the
-// result through the app-only tools) or, where no view comes, by a paired
-// Sandpit tab; with neither, it ends within its timeout with an error that
-// says what to open.
+// taken by an MCP App view (it claims the call, replays the session's ledger,
+// runs it and hands back the result through the app-only tools) or, where no
+// view comes, by a paired Sandpit tab; with neither, it ends at its wait with
+// an error that says what to open.
 import { randomUUID } from "node:crypto";
 
+import { Ledger } from "./ledger.mjs";
 import { failure } from "./tabs.mjs";
 
 /**
@@ -21,43 +22,41 @@ import { failure } from "./tabs.mjs";
  */
 
 /**
+ * A call a view may claim.
+ *
  * @typedef {{
  *   id: string,
  *   tool: string,
  *   key: string,
  *   args: Record<string, any>,
  *   claimed: boolean,
+ *   replayed: number,
  *   claim: () => void,
  *   finish: (result: CallToolResult) => void,
  *   onOutput: OnOutput,
- *   cancelled: boolean,
  * }} Pending
  */
 
-/** How long a call waits for a view or a tab when its arguments do not say. */
+/** How long a call waits for a view or a tab when its arguments do not say, unless the server is told otherwise. */
 export const DEFAULT_WAIT_SECONDS = 30;
 /** How long a claimed call may take beyond its own timeout (loading Python and packages). */
 const LOAD_ALLOWANCE_MS = 180_000;
-/** A claimed call with no timeout of its own still ends after this, if its view went away. */
+/** A claimed call with no timeout of its own still ends after this, if its view or tab went away. */
 const UNBOUNDED_RUN_MS = 3_600_000;
 
 export class Calls {
   /** @type {Map<string, Pending>} */
   #pending = new Map();
-  /**
-   * Each session's runs that succeeded since its last reset, oldest first: a
-   * view starts a fresh interpreter, and replays them to bring the session back.
-   *
-   * @type {Map<string, Record<string, any>[]>}
-   */
-  #ledger = new Map();
+  #ledger = new Ledger();
 
   /**
-   * @param {{ tabs: import("./tabs.mjs").Tabs, openUrl: () => string }} options
+   * @param {{ tabs: import("./tabs.mjs").Tabs, openUrl: () => string, waitSeconds?: number }} options
+   *   `waitSeconds`: how long a call without `timeout_seconds` waits for a view or a tab
    */
-  constructor({ tabs, openUrl }) {
+  constructor({ tabs, openUrl, waitSeconds = DEFAULT_WAIT_SECONDS }) {
     this.tabs = tabs;
     this.openUrl = openUrl;
+    this.waitSeconds = waitSeconds;
   }
 
   /**
@@ -71,19 +70,23 @@ export class Calls {
    * @returns {Promise<CallToolResult>}
    */
   async call(tool, args, { views, signal, onOutput }) {
-    const seconds = typeof args.timeout_seconds === "number" ? args.timeout_seconds : null;
-    const waitMs = (seconds && seconds > 0 ? seconds : DEFAULT_WAIT_SECONDS) * 1000;
-    const waited = AbortSignal.any([signal, AbortSignal.timeout(waitMs)]);
+    const seconds = typeof args.timeout_seconds === "number" && args.timeout_seconds > 0 ? args.timeout_seconds : null;
+    const waitMs = (seconds ?? this.waitSeconds) * 1000;
+    const wait = deadline(signal, waitMs);
     let result;
-    if (views) {
-      result = await this.#throughView(tool, args, waited, signal, seconds, onOutput);
-    } else if (await this.tabs.waitForTab(waited)) {
-      result = await this.tabs.invoke(tool, args, { onOutput, signal });
-    } else {
-      result = failure(this.#nobody(waitMs, false));
+    try {
+      if (views) {
+        result = await this.#throughView(tool, args, wait.signal, signal, seconds, onOutput);
+      } else if (await this.tabs.waitForTab(wait.signal)) {
+        result = await this.#inTab(tool, args, signal, seconds, onOutput);
+      } else {
+        result = failure(this.#nobody(waitMs, false));
+      }
+    } finally {
+      wait.clear();
     }
     if (signal.aborted) return failure("The call was cancelled.");
-    this.#record(tool, args, result);
+    this.#ledger.record(tool, args, result);
     return result;
   }
 
@@ -107,14 +110,13 @@ export class Calls {
         key: keyOf(tool, args),
         args,
         claimed: false,
-        cancelled: false,
+        replayed: 0,
         onOutput,
         claim: () => {
           waited.removeEventListener("abort", unclaimed);
-          const runMs = seconds && seconds > 0 ? seconds * 1000 + LOAD_ALLOWANCE_MS : UNBOUNDED_RUN_MS;
           const timer = setTimeout(
             () => call.finish(failure("The Sandpit view stopped answering before the run finished.")),
-            runMs,
+            runLimitMs(seconds),
           );
           timer.unref();
           const previous = call.finish;
@@ -125,6 +127,7 @@ export class Calls {
         },
         finish: (result) => {
           this.#pending.delete(call.id);
+          waited.removeEventListener("abort", unclaimed);
           cancelled.removeEventListener("abort", cancel);
           resolve(result);
         },
@@ -133,15 +136,12 @@ export class Calls {
         if (call.claimed) return;
         this.#pending.delete(call.id);
         if (!cancelled.aborted && this.tabs.count > 0) {
-          call.finish(await this.tabs.invoke(tool, args, { onOutput, signal: cancelled }));
+          call.finish(await this.#inTab(tool, args, cancelled, seconds, onOutput));
           return;
         }
         call.finish(failure(this.#nobody(0, true)));
       };
-      const cancel = () => {
-        call.cancelled = true;
-        call.finish(failure("The call was cancelled."));
-      };
+      const cancel = () => call.finish(failure("The call was cancelled."));
       this.#pending.set(call.id, call);
       waited.addEventListener("abort", unclaimed);
       cancelled.addEventListener("abort", cancel);
@@ -149,9 +149,36 @@ export class Calls {
   }
 
   /**
+   * Runs the call in the paired tab; it ends when the tab answers, when the
+   * client cancels (the tab is told), or when the tab has had it for as long
+   * as a view may.
+   *
+   * @param {string} tool
+   * @param {Record<string, any>} args
+   * @param {AbortSignal} cancelled
+   * @param {number | null} seconds
+   * @param {OnOutput} onOutput
+   * @returns {Promise<CallToolResult>}
+   */
+  async #inTab(tool, args, cancelled, seconds, onOutput) {
+    const limit = deadline(cancelled, runLimitMs(seconds));
+    const ended = new Promise((resolve) => {
+      limit.signal.addEventListener("abort", () => {
+        const why = cancelled.aborted ? "The call was cancelled." : "The Sandpit tab stopped answering before the run finished.";
+        resolve(failure(why));
+      });
+    });
+    try {
+      return await Promise.race([this.tabs.invoke(tool, args, { onOutput, signal: limit.signal }), ended]);
+    } finally {
+      limit.clear();
+    }
+  }
+
+  /**
    * A view claims the oldest unclaimed call of `tool` with these arguments.
-   * Answers its id and the session's earlier runs to replay first, or null
-   * when there is none (a view shown again for a finished call).
+   * Answers its id and the session's ledger to replay first, or null when
+   * there is none (a view shown again for a finished call).
    *
    * @param {string} tool
    * @param {Record<string, any>} args
@@ -162,7 +189,8 @@ export class Calls {
     if (!call) return null;
     call.claimed = true;
     call.claim();
-    const replay = tool === "run_python" ? [...(this.#ledger.get(sessionOf(args)) ?? [])] : [];
+    const replay = this.#ledger.replays(tool, args);
+    call.replayed = replay.length;
     return { call: call.id, replay };
   }
 
@@ -181,32 +209,27 @@ export class Calls {
   }
 
   /**
-   * A view's result for call `id`; false when no such call is waiting.
+   * A view's result for call `id`, and the replays that failed before it
+   * (by ledger number, with why); false when no such call is waiting. As the
+   * runtime tells a run that its session was rebuilt first, the result says
+   * so in `restored` when anything was replayed.
    *
    * @param {string} id
    * @param {CallToolResult} result
+   * @param {{ seq: number, reason: string }[]} failed
    */
-  complete(id, result) {
+  complete(id, result, failed) {
     const call = this.#pending.get(id);
     if (!call?.claimed) return false;
-    call.finish(result);
-    return true;
-  }
-
-  /**
-   * Keeps the runs a fresh interpreter must replay to be where the session is.
-   *
-   * @param {string} tool
-   * @param {Record<string, any>} args
-   * @param {CallToolResult} result
-   */
-  #record(tool, args, result) {
-    const session = sessionOf(args);
-    if (tool === "reset_session" && !result.isError) this.#ledger.delete(session);
-    if (tool === "run_python" && result.structuredContent?.status === "ok") {
-      const { timeout_seconds: _, ...kept } = args;
-      this.#ledger.set(session, [...(this.#ledger.get(session) ?? []), kept]);
+    const lost = this.#ledger.lose(call.args, failed);
+    const run = result.structuredContent;
+    if (call.replayed > 0 && run && "status" in run) {
+      const restored = { replayed: call.replayed - lost.length, lost, before_run: true };
+      call.finish({ ...result, structuredContent: { ...run, restored } });
+    } else {
+      call.finish(result);
     }
+    return true;
   }
 
   /**
@@ -229,12 +252,35 @@ export class Calls {
 }
 
 /**
- * The session a call names.
+ * How long a view or a tab may have a call, by its timeout.
  *
- * @param {Record<string, any>} args
+ * @param {number | null} seconds
  */
-function sessionOf(args) {
-  return typeof args.session === "string" && args.session !== "" ? args.session : "main";
+function runLimitMs(seconds) {
+  return seconds === null ? UNBOUNDED_RUN_MS : seconds * 1000 + LOAD_ALLOWANCE_MS;
+}
+
+/**
+ * A signal that aborts `ms` from now or when `signal` does. Its timer is held
+ * here until `clear()`: AbortSignal.any over AbortSignal.timeout lets the
+ * timeout's signal be collected before it fires, and the wait never ends.
+ *
+ * @param {AbortSignal} signal
+ * @param {number} ms
+ */
+function deadline(signal, ms) {
+  const ended = new AbortController();
+  const end = () => ended.abort();
+  const timer = setTimeout(end, ms);
+  signal.addEventListener("abort", end, { once: true });
+  if (signal.aborted) end();
+  return {
+    signal: ended.signal,
+    clear: () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", end);
+    },
+  };
 }
 
 /**

@@ -7,16 +7,21 @@
 // origin is allowed and its hello carries the pairing token this server made.
 import { timingSafeEqual } from "node:crypto";
 
-import { accept } from "./websocket.mjs";
+import { WebSocketServer } from "ws";
 
 /** The subprotocol the page asks for. */
 const SUBPROTOCOL = "webmcp.v1";
+/**
+ * A tab's results are capped far below this (the runner's limits on output,
+ * figures and files); a larger message is not ours, and closes the socket (1009).
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * @typedef {import("./calls.mjs").CallToolResult} CallToolResult
  * @typedef {import("./calls.mjs").OnOutput} OnOutput
  * @typedef {{ finish: (result: CallToolResult) => void, onOutput: OnOutput }} TabCall
- * @typedef {{ send: (message: object) => void, pending: Map<string, TabCall>, close: () => void }} Tab
+ * @typedef {{ send: (message: object) => void, pending: Map<string, TabCall> }} Tab
  */
 
 export class Tabs {
@@ -25,6 +30,11 @@ export class Tabs {
   /** @type {Set<() => void>} */
   #waiting = new Set();
   #nextCall = 1;
+  #sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    handleProtocols: (offered) => (offered.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+  });
 
   /**
    * @param {{ origins: string[], token: string, log: (line: string) => void }} options
@@ -46,22 +56,36 @@ export class Tabs {
    *
    * @param {import("node:http").IncomingMessage} request
    * @param {import("node:stream").Duplex} stream
+   * @param {Buffer} head
    */
-  upgrade(request, stream) {
+  upgrade(request, stream, head) {
     const origin = String(request.headers.origin ?? "");
     if (!this.origins.includes(origin)) {
       this.log(`refused a tab from ${origin || "a client without an Origin"}: not an allowed origin`);
       stream.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
       return;
     }
-    const socket = accept(request, stream, SUBPROTOCOL);
+    // Each call is a small message each way: sent at once, not held back to be coalesced (Nagle).
+    /** @type {import("node:net").Socket} */ (stream).setNoDelay(true);
+    this.#sockets.handleUpgrade(request, stream, head, (socket) => this.#take(socket, origin));
+  }
+
+  /**
+   * A connected socket: a tab once its hello carries the pairing token.
+   *
+   * @param {import("ws").WebSocket} socket
+   * @param {string} origin
+   */
+  #take(socket, origin) {
     const send = (/** @type {object} */ message) => socket.send(JSON.stringify(message));
     /** @type {Tab | null} */
     let tab = null;
-    socket.onmessage = (text) => {
+    socket.on("error", (error) => this.log(`a tab's connection failed: ${error.message}`));
+    socket.on("message", (data, isBinary) => {
+      if (isBinary) return;
       let message;
       try {
-        message = JSON.parse(text);
+        message = JSON.parse(String(data));
       } catch {
         return;
       }
@@ -72,7 +96,7 @@ export class Tabs {
           socket.close(4001, "wrong pairing token: open the page with the URL this server gives");
           return;
         }
-        tab = { send, pending: new Map(), close: () => socket.close() };
+        tab = { send, pending: new Map() };
         this.#tabs.push(tab);
         this.log(`a Sandpit tab connected from ${origin}`);
         for (const wake of this.#waiting) wake();
@@ -86,16 +110,16 @@ export class Tabs {
         const stream = message.stream === "stderr" ? "stderr" : "stdout";
         tab.pending.get(message.callId)?.onOutput(stream, message.text);
       }
-      if (message?.type === "pong") return;
-    };
-    socket.onclose = () => {
+    });
+    socket.on("close", () => {
       if (tab === null) return;
-      this.#tabs = this.#tabs.filter((t) => t !== tab);
-      for (const { finish } of tab.pending.values()) {
+      const closed = tab;
+      this.#tabs = this.#tabs.filter((t) => t !== closed);
+      for (const { finish } of closed.pending.values()) {
         finish(failure("The Sandpit tab closed before the run finished."));
       }
       this.log(`a Sandpit tab disconnected`);
-    };
+    });
     send({ type: "server-hello" });
   }
 
@@ -148,7 +172,8 @@ export class Tabs {
 
   /** Disconnects every tab. */
   close() {
-    for (const tab of this.#tabs) tab.close();
+    for (const socket of this.#sockets.clients) socket.terminate();
+    this.#sockets.close();
   }
 }
 

@@ -1,41 +1,21 @@
 // @ts-check
-// The MCP App view each tool shows: one HTML document, its script bundled
-// here (ext-apps' App, the MCP SDK client that drives Sandpit's widget) and
-// inlined, so the only thing it loads is the Sandpit bundle it runs code in.
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-import { build } from "esbuild";
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-/** @type {Promise<string> | null} */
-let script = null;
-
-/** The view's script, bundled once per process. */
-function viewScript() {
-  script ??= build({
-    entryPoints: [join(HERE, "..", "view", "view.js")],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    minify: true,
-    write: false,
-    logLevel: "silent",
-  }).then((result) => result.outputFiles[0].text);
-  return script;
-}
+// The MCP App view each tool shows: one HTML document with its script
+// (view/view.js bundled: ext-apps' App, the MCP SDK client that drives
+// Sandpit's widget) inlined, so the only thing it loads is the Sandpit
+// bundle it runs code in.
 
 /**
- * The view's HTML for `tool`, running code in the bundle at `bundleUrl`.
+ * The view's HTML for `tool`, running code in the bundle at `bundleUrl`;
+ * `script` is the view's bundled script (lib/view-script.mjs).
  *
  * @param {string} tool
  * @param {string} bundleUrl
+ * @param {string} script
  */
-export async function viewHtml(tool, bundleUrl) {
+export function viewHtml(tool, bundleUrl, script) {
   // `<` escaped so neither the config nor the script can end their element early.
   const config = JSON.stringify({ tool, bundle: bundleUrl }).replaceAll("<", "\\u003c");
-  const code = (await viewScript()).replaceAll("</script", "<\\/script");
+  const code = script.replaceAll("</script", "<\\/script");
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -11,11 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 import { PROGRESS_STREAM_META, STREAM_OUTPUT_META, WIDGET_PAGE } from "../../www/generated/names.js";
-
-/** The app-only tools of mcp-server/sandpit-mcp.mjs. */
-const CLAIM_TOOL = "sandpit_view_claim";
-const RESULT_TOOL = "sandpit_view_result";
-const OUTPUT_TOOL = "sandpit_view_output";
+import { CLAIM_TOOL, OUTPUT_TOOL, RESULT_TOOL } from "../lib/view-tools.mjs";
 /** How long output gathers before it goes to the server in one call. */
 const OUTPUT_BATCH_MS = 100;
 /**
@@ -37,6 +33,7 @@ const LOAD_ALLOWANCE_MS = 180_000;
 
 /**
  * @typedef {{ content: { type: string, text?: string }[], structuredContent?: Record<string, any>, isError?: boolean }} CallToolResult
+ * @typedef {import("../lib/ledger.mjs").Replay} Replay
  */
 
 const { tool, bundle } = JSON.parse(/** @type {HTMLElement} */ (document.getElementById("sandpit-view")).textContent ?? "{}");
@@ -69,33 +66,29 @@ async function handle(args) {
     codeView.hidden = false;
   }
   const claimed = await app.callServerTool({ name: CLAIM_TOOL, arguments: { tool, arguments: args } });
-  const { call, replay = [] } = /** @type {{ call?: string | null, replay?: Record<string, any>[] }} */ (claimed.structuredContent ?? {});
+  const { call, replay = [] } = /** @type {{ call?: string | null, replay?: Replay[] }} */ (claimed.structuredContent ?? {});
   if (!call) {
     status.textContent = "This call was answered already.";
     return;
   }
   status.textContent = ON_OUR_THREAD ? "Starting Python on this view's own thread…" : "Starting Python…";
+  const limited = ON_OUR_THREAD && args.timeout_seconds === 0 ? { ...args, timeout_seconds: OUR_THREAD_TIMEOUT_SECONDS } : args;
+  const { result: ran, failed } = await runInWidget(limited, replay, forwarder(call));
   /** @type {CallToolResult} */
-  let result;
-  if (ON_OUR_THREAD) {
-    const limited = args.timeout_seconds === 0 ? { ...args, timeout_seconds: OUR_THREAD_TIMEOUT_SECONDS } : args;
-    const ran = await runInWidget(limited, replay, forwarder(call));
-    result = { ...ran, content: [...ran.content, { type: "text", text: OUR_THREAD_NOTE }] };
-  } else {
-    result = await runInWidget(args, replay, forwarder(call));
-  }
-  await app.callServerTool({ name: RESULT_TOOL, arguments: { call, result } });
+  const result = ON_OUR_THREAD ? { ...ran, content: [...ran.content, { type: "text", text: OUR_THREAD_NOTE }] } : ran;
+  await app.callServerTool({ name: RESULT_TOOL, arguments: { call, result, failed } });
   render(result);
 }
 
 /**
- * Runs the call in Sandpit's widget, after replaying the session's earlier
- * runs: each view starts a fresh interpreter.
+ * Runs the call in Sandpit's widget, after replaying the session's ledger
+ * (each view starts a fresh interpreter); answers its result and the
+ * replays that failed, by ledger number, for the server to drop.
  *
  * @param {Record<string, any>} args
- * @param {Record<string, any>[]} replay
+ * @param {Replay[]} replay
  * @param {{ add: (stream: "stdout" | "stderr", text: string) => void, flush: () => Promise<void> }} forward
- * @returns {Promise<CallToolResult>}
+ * @returns {Promise<{ result: CallToolResult, failed: { seq: number, reason: string }[] }>}
  */
 async function runInWidget(args, replay, forward) {
   const url = new URL(WIDGET_PAGE, bundle);
@@ -125,17 +118,23 @@ async function runInWidget(args, replay, forward) {
   await client.setLoggingLevel("warning");
   const timeoutMs = (/** @type {number} */ (args.timeout_seconds) || 3600) * 1000 + LOAD_ALLOWANCE_MS;
   const options = { signal: cancel.signal, timeout: timeoutMs, resetTimeoutOnProgress: true };
+  /** @type {{ seq: number, reason: string }[]} */
+  const failed = [];
   try {
-    for (const earlier of replay) {
+    for (const { seq, arguments: earlier } of replay) {
       status.textContent = "Bringing the session back…";
-      await client.callTool({ name: "run_python", arguments: earlier, _meta: { [STREAM_OUTPUT_META]: false } }, undefined, options);
+      const replayed = /** @type {CallToolResult} */ (
+        await client.callTool({ name: "run_python", arguments: earlier, _meta: { [STREAM_OUTPUT_META]: false } }, undefined, options)
+      );
+      const run = replayed.structuredContent;
+      if (run?.status !== "ok") failed.push({ seq, reason: run?.error ? `${run.error.type}: ${run.error.message}` : String(run?.status) });
     }
     const _meta = { progressToken: "run" };
     const result = await client.callTool({ name: tool, arguments: args, _meta }, undefined, options);
     await forward.flush();
-    return /** @type {CallToolResult} */ (result);
+    return { result: /** @type {CallToolResult} */ (result), failed };
   } catch (error) {
-    if (cancel.signal.aborted) return { content: [{ type: "text", text: "The run was cancelled." }], isError: true };
+    if (cancel.signal.aborted) return { result: { content: [{ type: "text", text: "The run was cancelled." }], isError: true }, failed };
     throw error;
   }
 }

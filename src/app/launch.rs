@@ -6,9 +6,9 @@ use std::future::Future;
 
 use leptos::prelude::*;
 
-use super::{now_ms, LiveBuffer, RunEntry, RunPhase, SharedRuntime, KEPT_RUNS};
+use super::{LiveBuffer, RunEntry, RunPhase, SharedRuntime, KEPT_RUNS};
 use crate::protocol::RunRequest;
-use crate::runtime::RunEvent;
+use crate::runtime::{now_ms, RunEvent};
 
 /// Queues `request`, adds its entry to `runs`, and keeps the entry's phase
 /// and live output up to date; `observe` also hears every event (a tool
@@ -53,6 +53,8 @@ pub fn launch(
                         buffer.push(chunk);
                     }
                 }
+                // The caller that offered the functions answers them, through `observe`.
+                RunEvent::HostCall(_) | RunEvent::HostCallCancelled(..) => {}
             }
         };
         let code = StoredValue::new(request.code.clone());

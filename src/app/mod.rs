@@ -143,6 +143,41 @@ impl LiveBuffer {
     }
 }
 
+/// The editor's code and the session it shows, for what puts code in it
+/// (an example, a fix applied): provided by the page, absent from the
+/// widget, which has no editor.
+#[derive(Clone, Copy)]
+pub struct EditorCode {
+    /// The text of the session shown.
+    pub code: RwSignal<String>,
+    /// The session shown.
+    pub session: RwSignal<String>,
+    /// The sessions there are.
+    pub names: RwSignal<Vec<String>>,
+}
+
+impl EditorCode {
+    /// Shows `session` in the editor (made when there is none of that
+    /// name) and, given `text`, puts it in place of the session's code, as
+    /// one change the person can undo. Another session's text goes in once
+    /// the switch has brought that session's own code back.
+    pub fn open(self, session: String, text: Option<String>) {
+        if !self.names.with_untracked(|names| names.contains(&session)) {
+            self.names.update(|names| names.push(session.clone()));
+        }
+        if self.session.with_untracked(|shown| *shown == session) {
+            if let Some(text) = text {
+                self.code.set(text);
+            }
+            return;
+        }
+        self.session.set(session);
+        if let Some(text) = text {
+            request_animation_frame(move || self.code.set(text));
+        }
+    }
+}
+
 /// The runtime, shared by the components that drive it.
 pub type SharedRuntime = StoredValue<Runtime, LocalStorage>;
 
@@ -152,11 +187,6 @@ pub fn query_param(name: &str) -> Option<String> {
     web_sys::UrlSearchParams::new_with_str(&search)
         .ok()?
         .get(name)
-}
-
-/// Milliseconds on the page clock.
-pub fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
 /// What each of the runtime's sessions is doing (provided as context by

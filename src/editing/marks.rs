@@ -1,10 +1,11 @@
 //! Marks in the code: what a check found (a syntax error, imports that
-//! need the network or cannot work here) and the error a run ended with.
-//! The editor (www/editor/code-editor.js) places each on its line.
+//! need the network or cannot work here, dangerous code) and the error a
+//! run ended with. The editor (www/editor/code-editor.js) places each on
+//! its line; a mark with a fix offers to apply it.
 
 use serde::Serialize;
 
-use crate::protocol::{Availability, CheckReport, RunError};
+use crate::protocol::{Availability, CheckReport, Fix, RunError};
 
 /// How serious a mark is; the editor colours it by this.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +40,9 @@ pub struct Mark {
     /// may have changed since (a run's error): the editor shows it only
     /// while its line still reads so.
     pub expect: Option<String>,
+    /// The whole code with the mark's fix applied, which the editor offers
+    /// to put in place of the code checked.
+    pub fix: Option<String>,
 }
 
 /// What a mark from a check says it comes from.
@@ -55,9 +59,10 @@ pub fn from_check(report: &CheckReport) -> Vec<Mark> {
             end_column: error.end_column,
             word: None,
             severity: Severity::Error,
-            message: error_message(error),
+            message: with_fix(error_message(error), error.fix.as_deref()),
             source: CHECK_SOURCE,
             expect: None,
+            fix: error.fix.as_ref().map(|fix| fix.code.to_string()),
         })
     });
     let imports = report.imports.iter().filter_map(|plan| {
@@ -75,9 +80,33 @@ pub fn from_check(report: &CheckReport) -> Vec<Mark> {
             message: plan.message.clone(),
             source: CHECK_SOURCE,
             expect: None,
+            fix: None,
         })
     });
-    syntax.chain(imports).collect()
+    let warnings = report.warnings.iter().filter_map(|warning| {
+        let message = format!("{} [{}]", warning.message, warning.rule.wire_name());
+        Some(Mark {
+            line: warning.line?,
+            column: warning.column,
+            end_column: warning.end_column,
+            word: None,
+            severity: Severity::Warning,
+            message: with_fix(message, warning.fix.as_ref()),
+            source: CHECK_SOURCE,
+            expect: None,
+            fix: warning.fix.as_ref().map(|fix| fix.code.to_string()),
+        })
+    });
+    syntax.chain(imports).chain(warnings).collect()
+}
+
+/// `message`, then what `fix` would change, if there is one.
+fn with_fix(message: String, fix: Option<&Fix>) -> String {
+    match fix {
+        Some(fix) if fix.verified => format!("{message}\nFix: {}", fix.summary),
+        Some(fix) => format!("{message}\nFix, not verified: {}", fix.summary),
+        None => message,
+    }
 }
 
 /// The mark for the error a run ended with, when it points into the code.
@@ -93,6 +122,7 @@ pub fn from_run_error(error: &RunError) -> Option<Mark> {
         message: error_message(error),
         source: RUN_SOURCE,
         expect: Some(text.text.clone()),
+        fix: None,
     })
 }
 

@@ -273,7 +273,7 @@ type JsonRepr = serde_json::Value;
 /// A JSON value that may be large: the JS value itself in the browser
 /// (equal there as by `===`: a string or number to an equal one, anything
 /// else only to itself), a `serde_json::Value` natively. MCP messages are
-/// held as these too, and read where they are (`src/bulk/json.rs`).
+/// held as these too, and read where they are (`bulk/json.rs`).
 #[derive(Clone, PartialEq)]
 pub struct Json(JsonRepr);
 
@@ -290,17 +290,6 @@ pub fn to_js(value: &impl Serialize) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
-}
-
-/// The name `value` (a unit enum variant) has on the wire.
-pub fn wire_name(value: &impl Serialize) -> String {
-    #[cfg(target_arch = "wasm32")]
-    return to_js(value).as_string().unwrap_or_default();
-    #[cfg(not(target_arch = "wasm32"))]
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|value| value.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 /// `value` as indented JSON text, for showing it. In the browser the text

@@ -1,25 +1,27 @@
 //! Reading run results and the worker's messages field by field, without
-//! serde's derive.
+//! serde's `Deserialize` derive.
 //!
 //! A derived `Deserialize` is a visitor per struct (field names matched as
 //! strings, each field held aside until the end, then checked for absence),
 //! and reading a [`crate::protocol::RunResult`] that way was the largest
-//! single piece of the app's wasm. In the browser, a run's result, its streamed output,
-//! a check report and the records kept in browser storage (runs, files, the
-//! workspace) are read with this instead, wherever serde meets them (a worker
-//! message's field, a stored record): each struct asks its source for its
-//! fields by name. Natively the derive reads them, and `tests/reader.rs`
-//! reads the same JSON both ways, so the two agree field for field. The
-//! lists of fields are beside the types ([`crate::protocol`],
-//! [`crate::store::records`]), written with this module's macros.
+//! single piece of the app's wasm. In the browser, a run's result, its
+//! streamed output, a check report, the worker's messages and the records
+//! kept in browser storage (runs, files, the workspace, conversations) are
+//! read with this instead, wherever serde meets them (a worker message's
+//! field, a stored record): each struct asks its source for its fields by
+//! name. The readers are derived (`#[derive(FromSource)]`, the `derive/`
+//! crate) from the types' serde attributes, so each name on the wire is
+//! written once. Natively serde's derive reads them, and `tests/reader.rs`
+//! reads the same JSON both ways, so the two agree field for field.
 //!
 //! It accepts what `serde_wasm_bindgen` with the derive accepted: a struct is
 //! an object, of which only the named fields are read (others are ignored,
 //! as that deserializer never hands them to the derive); an `Option` field
-//! that is absent, `null` or `undefined` is `None`; every other field must be
-//! present and of its type; a list is an array; a map is an object (not an
-//! array); an enum whose variants hold a value is an object with one field,
-//! the variant's name, and one of unit variants is the variant's name.
+//! that is absent, `null` or `undefined` is `None`, and a `#[serde(default)]`
+//! field that is absent its default; every other field must be present and
+//! of its type; a list is an array; a map is an object (not an array); an
+//! enum whose variants hold a value is an object with one field, the
+//! variant's name, and one of unit variants is the variant's name.
 //! Strings, numbers, [`Text`], [`Json`] and the remaining enums are still
 //! read by serde: small, and so the same.
 
@@ -28,6 +30,8 @@ use serde::de::{DeserializeOwned, Error as _};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::js::bulk::{Json, Text};
+
+pub use sandpit_derive::{FromSource, WireName};
 
 /// A value to read from: a JS value in the browser, JSON natively (tests).
 pub trait Source: Sized {
@@ -56,7 +60,8 @@ pub trait Source: Sized {
     fn deserialize<T: DeserializeOwned>(self) -> Result<T, Self::Error>;
 }
 
-/// A type read from a [`Source`].
+/// A type read from a [`Source`]: derived (`#[derive(FromSource)]`) from
+/// the type's serde attributes, so its names on the wire are serde's.
 pub trait FromSource: Sized {
     /// Reads `source` as this type.
     fn read<S: Source>(source: S) -> Result<Self, S::Error>;
@@ -68,11 +73,24 @@ pub trait FromSource: Sized {
     }
 }
 
-/// Field `name` of `source` read as a `T` (for [`read_fields`]).
+/// Field `name` of `source` read as a `T` (for the derived readers).
 pub fn read_field<T: FromSource, S: Source>(source: &S, name: &'static str) -> Result<T, S::Error> {
     match source.field(name)? {
         Some(value) => T::read(value).map_err(|error| in_field(name, error)),
         None => T::absent(name),
+    }
+}
+
+/// Field `name` of `source` read as a `T`, or `default()` when it is absent
+/// (a field with `#[serde(default)]`).
+pub fn read_field_or<T: FromSource, S: Source>(
+    source: &S,
+    name: &'static str,
+    default: impl FnOnce() -> T,
+) -> Result<T, S::Error> {
+    match source.field(name)? {
+        Some(value) => T::read(value).map_err(|error| in_field(name, error)),
+        None => Ok(default()),
     }
 }
 
@@ -131,81 +149,6 @@ impl<T: FromSource> FromSource for LiteMap<String, T> {
         Ok(map)
     }
 }
-
-/// [`FromSource`] for structs: each field read under its name on the wire.
-/// The struct literal names every field, so the compiler rejects a reader
-/// that forgets one.
-macro_rules! read_fields {
-    ($($type:ident { $($field:ident: $name:literal),* $(,)? })*) => {$(
-        impl $crate::js::reader::FromSource for $type {
-            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
-                Ok(Self { $($field: $crate::js::reader::read_field(&source, $name)?),* })
-            }
-        }
-    )*};
-}
-pub(crate) use read_fields;
-
-/// [`FromSource`] for enums whose every variant holds one value, which serde
-/// writes as an object with one field: `{"variant": value}`.
-macro_rules! read_variants {
-    ($($type:ident { $($variant:ident: $name:literal),* $(,)? })*) => {$(
-        impl $crate::js::reader::FromSource for $type {
-            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
-                let (tag, value) = source.only_field()?;
-                match tag.as_str() {
-                    $($name => $crate::js::reader::FromSource::read(value)
-                        .map(Self::$variant)
-                        .map_err(|error| $crate::js::reader::in_field($name, error)),)*
-                    _ => Err(<S::Error as serde::de::Error>::unknown_variant(&tag, &[$($name),*])),
-                }
-            }
-        }
-    )*};
-}
-pub(crate) use read_variants;
-
-/// [`FromSource`] for enums of unit variants, which serde writes as their
-/// names: `"variant"`.
-macro_rules! read_names {
-    ($($type:ident { $($variant:ident: $name:literal),* $(,)? })*) => {$(
-        impl $crate::js::reader::FromSource for $type {
-            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
-                let name: String = source.deserialize()?;
-                match name.as_str() {
-                    $($name => Ok(Self::$variant),)*
-                    _ => Err(<S::Error as serde::de::Error>::unknown_variant(&name, &[$($name),*])),
-                }
-            }
-        }
-    )*};
-}
-pub(crate) use read_names;
-
-/// [`FromSource`] for enums whose variants hold named fields (`{"variant":
-/// {"field": ...}}`) or, written `Variant(_)`, one value (`{"variant":
-/// value}`); the fields are read as [`read_fields`] reads a struct's.
-macro_rules! read_tagged {
-    ($($type:ident { $($name:literal => $variant:ident $body:tt),* $(,)? })*) => {$(
-        impl $crate::js::reader::FromSource for $type {
-            fn read<S: $crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
-                let (tag, value) = source.only_field()?;
-                let read: Result<Self, S::Error> = match tag.as_str() {
-                    $($name => $crate::js::reader::read_tagged!(@variant $variant $body value),)*
-                    _ => return Err(<S::Error as serde::de::Error>::unknown_variant(&tag, &[$($name),*])),
-                };
-                read.map_err(|error| $crate::js::reader::in_field(&tag, error))
-            }
-        }
-    )*};
-    (@variant $variant:ident (_) $value:ident) => {
-        $crate::js::reader::FromSource::read($value).map(Self::$variant)
-    };
-    (@variant $variant:ident { $($field:ident: $name:literal),* $(,)? } $value:ident) => {
-        (|| Ok(Self::$variant { $($field: $crate::js::reader::read_field(&$value, $name)?),* }))()
-    };
-}
-pub(crate) use read_tagged;
 
 /// In the browser, where serde meets these types (a worker message's
 /// field, a stored run) it hands over the JS value as it is, to be read by

@@ -4,12 +4,13 @@
 use base64::prelude::{Engine as _, BASE64_STANDARD};
 use serde::Serialize;
 
+use super::summary::{check_summary, run_summary};
 use crate::format;
-use crate::js::bulk::{wire_name, Text};
+use crate::js::bulk::Text;
 #[cfg(doc)]
 use crate::names::ERROR_CODE_META;
 use crate::names::{ERROR_INTERNAL, ERROR_INVALID_PARAMS, FILE_URI_TEMPLATE};
-use crate::protocol::{Artifact, CheckReport, RunResult, RunStatus, Verification};
+use crate::protocol::{Artifact, CheckReport, RunResult};
 use crate::tools::SessionReset;
 
 /// What a tool call came to.
@@ -203,127 +204,6 @@ fn artifact_block<'a>(session: &str, artifact: &'a Artifact) -> Block<'a> {
             blob,
         },
     }
-}
-
-/// What a run did, as a model reads it: how it ended, its output, its value,
-/// and for a failure the error with its line and a repair hint.
-///
-/// Put together as [`Text`]: in the browser the output is joined in, not
-/// copied through wasm memory.
-pub fn run_summary(result: &RunResult) -> Text {
-    let mut head = match result.status {
-        RunStatus::Ok => format!("Ran in {:.0} ms.", result.duration_ms),
-        RunStatus::Error => "The code raised an exception.".to_owned(),
-        RunStatus::Timeout => "The code ran past its timeout and was stopped.".to_owned(),
-        RunStatus::Crashed => "The Python interpreter crashed and was restarted.".to_owned(),
-        RunStatus::Cancelled => "The run was cancelled.".to_owned(),
-    };
-    if let Some(code) = result.exit_code {
-        head.push_str(&format!(" Exit code {code}."));
-    }
-    let mut text = Text::from(head);
-    let mut section = |title: &str, body: &Text| {
-        if !body.is_empty() {
-            text = text
-                .concat(&Text::from(format!("\n--- {title} ---\n")))
-                .concat(&body.trim_end_newlines());
-        }
-    };
-    section("stdout", &result.stdout);
-    section("stderr", &result.stderr);
-    if let Some(value) = &result.value {
-        section("value", &value.repr);
-    }
-    if let Some(error) = &result.error {
-        section("error", &error.traceback.as_str().into());
-        if let Some(hint) = &error.hint {
-            section("hint", &hint.message.as_str().into());
-        }
-    }
-    let blocked: Vec<String> = result
-        .blocked
-        .iter()
-        .map(|b| format!("{} (refused by {})", b.url, b.directive))
-        .collect();
-    section("blocked by the network policy", &blocked.join("\n").into());
-    if result.truncated.output {
-        section(
-            "note",
-            &format!(
-                "Output was cut: {} bytes were written in all.",
-                result.truncated.output_bytes_total
-            )
-            .into(),
-        );
-    }
-    let files: Vec<String> = result
-        .artifacts
-        .iter()
-        .map(|a| format!("{} ({} bytes, {})", a.path, a.size, a.mime))
-        .collect();
-    section("files written", &files.join("\n").into());
-    if let Some(verification) = &result.verification {
-        section("tests", &verification_summary(verification).into());
-    }
-    text
-}
-
-/// What a run's tests found, as a model reads it: the count, then each
-/// failed test with where, why, and the values a failed assert compared.
-pub fn verification_summary(verification: &Verification) -> String {
-    let passed = verification.tests.iter().filter(|t| t.passed).count();
-    let failed = verification.tests.len() - passed;
-    let mut text = match (failed, &verification.not_run) {
-        (0, None) => format!("All {passed} test(s) passed."),
-        _ => format!("{failed} test(s) failed, {passed} passed."),
-    };
-    for test in verification.tests.iter().filter(|t| !t.passed) {
-        text.push_str(&format!(
-            "\nFAILED {} (line {} of the tests)",
-            test.name, test.line
-        ));
-        if let Some(explanation) = &test.explanation {
-            text.push_str(&format!("\n{explanation}"));
-        }
-        match (&test.error, &test.explanation) {
-            // A failed assert's explanation says it all, but its message.
-            (Some(error), Some(_)) if !error.message.is_empty() => {
-                text.push_str(&format!("\n{}: {}", error.kind, error.message));
-            }
-            (Some(error), None) => text.push_str(&format!("\n{}", error.traceback.trim_end())),
-            _ => {}
-        }
-    }
-    if let Some(reason) = &verification.not_run {
-        text.push_str(&format!("\n{reason}"));
-    }
-    text
-}
-
-/// What `check_python` found, one line per import.
-pub fn check_summary(report: &CheckReport) -> String {
-    if let Some(error) = &report.syntax_error {
-        let line = error
-            .line
-            .map(|l| format!(" on line {l}"))
-            .unwrap_or_default();
-        return format!(
-            "The code does not compile{line}: {}: {}\n{}",
-            error.kind, error.message, error.traceback
-        );
-    }
-    let mut text = "The code compiles.".to_owned();
-    if report.imports.is_empty() {
-        text.push_str(" It imports nothing.");
-    }
-    for plan in &report.imports {
-        let availability = wire_name(&plan.availability);
-        text.push_str(&format!(
-            "\n{} (line {}): {availability}. {}",
-            plan.module, plan.line, plan.message
-        ));
-    }
-    text
 }
 
 /// The URI of a file in a session's working directory, as resources name it

@@ -5,9 +5,9 @@
 
 use litemap::LiteMap;
 
-use serde::Serialize;
-
 use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome};
+use super::functions::Offer;
+use super::jsonrpc::{error, response, response_of, Response, JSONRPC};
 use super::results;
 use crate::format::quoted;
 use crate::js::bulk::pretty_json;
@@ -77,6 +77,16 @@ pub enum Reply {
     },
     /// The client cancelled the request with this id.
     Cancel(Json),
+    /// The client answered a request of ours (a host call): its `result`,
+    /// or its `error`.
+    Answered {
+        /// The request's id.
+        id: Json,
+        /// The result, when it succeeded.
+        result: Option<Json>,
+        /// The error, when it failed.
+        error: Option<Json>,
+    },
     /// Nothing to send (a notification).
     Nothing,
 }
@@ -91,6 +101,8 @@ pub struct Server {
     /// The least severe log level the client wants (`logging/setLevel`), as
     /// an index into [`LOG_LEVELS`]; 0 (everything) until it sets one.
     log_threshold: usize,
+    /// The functions the client offers to the code it runs.
+    offer: Offer,
 }
 
 /// MCP's log levels (RFC 5424's), least severe first.
@@ -137,8 +149,15 @@ impl Server {
             return Reply::Send(error(id.as_ref(), INVALID_REQUEST, why));
         }
         let Some(method) = string(message, "method") else {
-            // A response to something we never ask: nothing to do.
-            return Reply::Nothing;
+            // A response: to a host call, or to something we never asked.
+            return match id {
+                Some(id) => Reply::Answered {
+                    id,
+                    result: message.get("result"),
+                    error: message.get("error"),
+                },
+                None => Reply::Nothing,
+            };
         };
         // No params read as no fields.
         let params = message.get("params").unwrap_or_else(Json::empty_object);
@@ -150,14 +169,23 @@ impl Server {
 
     fn request(&mut self, id: Json, method: &str, params: &Json) -> Reply {
         let result = match method {
-            "initialize" => Json::of(&initialize(
-                string(params, "protocolVersion"),
-                self.max_workers,
-            )),
+            "initialize" => {
+                let capabilities = params
+                    .get("capabilities")
+                    .unwrap_or_else(Json::empty_object);
+                match Offer::read(&capabilities) {
+                    Ok(offer) => self.offer = offer,
+                    Err(why) => return Reply::Send(error(Some(&id), INVALID_PARAMS, &why)),
+                }
+                Json::of(&initialize(
+                    string(params, "protocolVersion"),
+                    self.max_workers,
+                ))
+            }
             "ping" => Json::empty_object(),
             "logging/setLevel" => return self.set_level(&id, params),
             "tools/list" => Json::of(&results::Tools {
-                tools: Tool::descriptors(),
+                tools: Tool::descriptors_offering(&self.offer.for_session_any()),
             }),
             "tools/call" => return self.call(id, params),
             "resources/list" => Json::of(&results::Resources {
@@ -218,6 +246,7 @@ impl Server {
             Ok(mut call) => {
                 if let ToolCall::RunPython(request) = &mut call {
                     request.fresh |= fresh;
+                    request.host_functions = self.offer.for_session(&request.session);
                 }
                 Reply::Call {
                     id,
@@ -252,6 +281,11 @@ impl Server {
             .collect()
     }
 
+    /// The functions the client offers, with their schemas.
+    pub fn offer(&self) -> &Offer {
+        &self.offer
+    }
+
     /// The response to tool call `id`; also remembers the files a run left.
     pub fn tool_response<'a>(
         &mut self,
@@ -261,11 +295,7 @@ impl Server {
         if let ToolOutcome::Ran { session, result } = outcome {
             self.files.insert(session.clone(), result.files.clone());
         }
-        Response {
-            jsonrpc: JSONRPC,
-            id,
-            result: content::call_result(outcome),
-        }
+        response_of(id, content::call_result(outcome))
     }
 
     /// The response to `resources/read` request `id`: the file's bytes, or why not.
@@ -400,65 +430,5 @@ fn mime_of(path: &str) -> &'static str {
         Some("jpg" | "jpeg") => "image/jpeg",
         Some("pdf") => "application/pdf",
         _ => "application/octet-stream",
-    }
-}
-
-/// The JSON-RPC version every message names.
-const JSONRPC: &str = "2.0";
-
-/// A successful JSON-RPC response with a result of any serialisable type.
-#[derive(Serialize, Debug)]
-pub struct Response<'a, T> {
-    jsonrpc: &'static str,
-    id: &'a Json,
-    result: T,
-}
-
-/// A JSON-RPC error response; `id` is `null` when the request's is unknown.
-#[derive(Serialize)]
-struct ErrorResponse<'a> {
-    jsonrpc: &'static str,
-    id: Option<&'a Json>,
-    error: ErrorObject<'a>,
-}
-
-#[derive(Serialize)]
-struct ErrorObject<'a> {
-    code: i64,
-    message: &'a str,
-}
-
-/// A JSON-RPC notification with parameters of any serialisable type.
-#[derive(Serialize, Debug)]
-pub struct Notification<'a, T> {
-    jsonrpc: &'static str,
-    method: &'a str,
-    params: T,
-}
-
-/// A successful JSON-RPC response.
-pub fn response(id: &Json, result: Json) -> Json {
-    Json::of(&Response {
-        jsonrpc: JSONRPC,
-        id,
-        result,
-    })
-}
-
-/// A JSON-RPC error response.
-pub fn error(id: Option<&Json>, code: i64, message: &str) -> Json {
-    Json::of(&ErrorResponse {
-        jsonrpc: JSONRPC,
-        id,
-        error: ErrorObject { code, message },
-    })
-}
-
-/// A JSON-RPC notification.
-pub fn notification_message<T: Serialize>(method: &str, params: T) -> Notification<'_, T> {
-    Notification {
-        jsonrpc: JSONRPC,
-        method,
-        params,
     }
 }

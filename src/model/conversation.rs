@@ -6,13 +6,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::js::bulk::{Json, Text};
+use crate::js::reader::FromSource;
 use crate::mcp::content::call_result;
 use crate::mcp::ToolOutcome;
 use crate::protocol::RunResult;
 use crate::tools::Tool;
 
 /// One tool call the model made, and what it came to.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, FromSource)]
 pub struct ToolUse {
     /// The provider's id for the call, which its result must name.
     pub id: String,
@@ -90,7 +91,7 @@ pub fn failed_reply(message: &str) -> Json {
 }
 
 /// How an answer of the model ended.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, FromSource)]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerEnd {
     /// Still arriving.
@@ -105,7 +106,7 @@ pub enum AnswerEnd {
 }
 
 /// One answer of the model: its text and the tools it called.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, FromSource)]
 pub struct Answer {
     /// What it wrote.
     pub text: String,
@@ -123,7 +124,7 @@ impl Answer {
 }
 
 /// What kind of note the person gets.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, FromSource)]
 #[serde(rename_all = "snake_case")]
 pub enum NoteKind {
     /// The person pressed Stop.
@@ -139,7 +140,7 @@ pub enum NoteKind {
 }
 
 /// Something the person is told and the model is not.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, FromSource)]
 pub struct Note {
     /// Its kind.
     pub kind: NoteKind,
@@ -148,7 +149,7 @@ pub struct Note {
 }
 
 /// One entry of a conversation.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, FromSource)]
 #[serde(rename_all = "snake_case")]
 pub enum Entry {
     /// What the person asked.
@@ -160,8 +161,8 @@ pub enum Entry {
 }
 
 /// A conversation, as kept with its session.
-#[derive(Serialize, Debug, Clone, PartialEq, Default)]
-// In the browser read field by field (see the end of this file), natively by the derive.
+#[derive(Serialize, Debug, Clone, PartialEq, Default, FromSource)]
+// In the browser read field by field (crate::js::reader), natively by serde's derive.
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 pub struct Conversation {
     /// The session its code runs in.
@@ -321,28 +322,5 @@ impl Conversation {
     }
 }
 
-// How the browser reads a kept conversation: field by field
-// (crate::js::reader), as it reads the run history.
-crate::js::reader::read_names! {
-    AnswerEnd { Streaming: "streaming", Complete: "complete", Cut: "cut", Stopped: "stopped" }
-    NoteKind {
-        Stopped: "stopped",
-        StepLimit: "step_limit",
-        Failed: "failed",
-        Waiting: "waiting",
-        Reloaded: "reloaded",
-    }
-}
-
-crate::js::reader::read_fields! {
-    ToolUse { id: "id", name: "name", arguments: "arguments", reply: "reply" }
-    Answer { text: "text", calls: "calls", end: "end" }
-    Note { kind: "kind", text: "text" }
-    Conversation { session: "session", entries: "entries", working: "working" }
-}
-
-crate::js::reader::read_variants! {
-    Entry { Asked: "asked", Answer: "answer", Note: "note" }
-}
-
+// Read field by field in the browser (see crate::js::reader).
 crate::js::reader::deserialize_by_hand!(Conversation);

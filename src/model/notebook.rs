@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::conversation::{Conversation, Entry};
 use crate::js::bulk::Text;
-use crate::mcp::content::verification_summary;
+use crate::mcp::summary::verification_summary;
 use crate::protocol::{MimeBundle, RunResult, StreamName};
 use crate::tools::Tool;
 

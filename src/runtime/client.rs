@@ -10,11 +10,11 @@ use futures_channel::oneshot;
 use leptos::logging::{error as console_error, warn as console_warn};
 use litemap::LiteMap;
 
-use super::clock::Clock;
+use super::clock::{now_ms, Clock};
 use super::message::decode;
 use super::pool::{PoolLimits, SessionsConfig};
 use super::supervisor::{
-    Call, Effect, Event, Log, Outcome, Reply, RunEvent, RuntimeError, RuntimeStatus, SessionState,
+    Call, Effect, Event, Log, Reply, RunEvent, RunReply, RuntimeError, RuntimeStatus, SessionState,
     Start, Supervisor, WorkerId,
 };
 use super::worker::{device, guard, interrupts_available, PythonWorker};
@@ -23,17 +23,17 @@ use crate::protocol::{Answer, InputFile, RunId, RunRequest};
 
 mod queries;
 
-/// Whoever waits for a job: how to answer them.
-enum Caller {
+/// How to answer a job's caller: its channels.
+enum ReplyTo {
     Run {
         on_event: Rc<dyn Fn(RunEvent)>,
-        done: oneshot::Sender<Outcome>,
+        done: oneshot::Sender<RunReply>,
     },
     Done(oneshot::Sender<Result<(), RuntimeError>>),
     Query(oneshot::Sender<Result<Answer, RuntimeError>>),
 }
 
-impl Caller {
+impl ReplyTo {
     /// Sends `reply` (a caller that stopped waiting misses nothing).
     fn answer(self, reply: Reply) {
         match (self, reply) {
@@ -69,7 +69,7 @@ struct Inner {
     /// A handful, so a list.
     workers: RefCell<Vec<(WorkerId, PythonWorker)>>,
     clock: Clock,
-    callers: RefCell<LiteMap<RunId, Caller>>,
+    callers: RefCell<LiteMap<RunId, ReplyTo>>,
     on_status: Box<dyn Fn(RuntimeStatus)>,
     on_sessions: Box<dyn Fn(Vec<SessionState>)>,
 }
@@ -110,7 +110,7 @@ impl Runtime {
         // The check's answer is often in before the app starts: `init` then
         // goes at once, not after the app has mounted (when the guard,
         // awaited, would resume).
-        if crate::pwa::worker_checked_early() {
+        if super::gate::checked_early() {
             inner.handle(Event::Guarded(Ok(true)));
         } else {
             let weak = Rc::downgrade(&inner);
@@ -149,12 +149,12 @@ impl Runtime {
         &self,
         request: RunRequest,
         on_event: impl Fn(RunEvent) + 'static,
-    ) -> (RunId, impl Future<Output = Outcome>) {
+    ) -> (RunId, impl Future<Output = RunReply>) {
         let (done, receiver) = oneshot::channel();
         let on_event = Rc::new(on_event);
         let id = self
             .inner
-            .submit(Call::Run(request), Caller::Run { on_event, done });
+            .submit(Call::Run(request), ReplyTo::Run { on_event, done });
         (id, async move {
             receiver.await.unwrap_or(Err(RuntimeError::Closed))
         })
@@ -164,6 +164,26 @@ impl Runtime {
     /// Its result has status `cancelled`.
     pub fn cancel(&self, id: RunId) {
         self.inner.handle(Event::Cancel(id));
+    }
+
+    /// Answers call `call` of run `id` (a [`RunEvent::HostCall`]): its value
+    /// as JSON text, or why there is none.
+    pub fn answer_host_call(
+        &self,
+        id: RunId,
+        call: u32,
+        answer: Result<crate::js::bulk::Text, crate::protocol::HostCallError>,
+    ) {
+        let (value, error) = match answer {
+            Ok(value) => (Some(value), None),
+            Err(error) => (None, Some(error)),
+        };
+        self.inner.handle(Event::HostAnswer {
+            id,
+            call,
+            value,
+            error,
+        });
     }
 
     /// Empties a session: its worker ends, so its next run starts in a fresh
@@ -190,7 +210,7 @@ impl Runtime {
 
     fn done(&self, call: Call) -> impl Future<Output = Result<(), RuntimeError>> {
         let (done, receiver) = oneshot::channel();
-        self.inner.submit(call, Caller::Done(done));
+        self.inner.submit(call, ReplyTo::Done(done));
         async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
     }
 
@@ -213,7 +233,7 @@ impl Runtime {
 
 impl Inner {
     /// Queues a caller's job; returns its id (0 for a refused run, answered at once).
-    fn submit(&self, call: Call, caller: Caller) -> RunId {
+    fn submit(&self, call: Call, caller: ReplyTo) -> RunId {
         let submitted = self.supervisor.borrow_mut().submit(now_ms(), call);
         match submitted {
             Ok((id, effects)) => {
@@ -277,7 +297,7 @@ impl Inner {
             Effect::CancelTimer(timer) => self.clock.cancel(timer),
             Effect::Notify(id, event) => {
                 let on_event = match self.callers.borrow().get(&id) {
-                    Some(Caller::Run { on_event, .. }) => Some(on_event.clone()),
+                    Some(ReplyTo::Run { on_event, .. }) => Some(on_event.clone()),
                     _ => None,
                 };
                 if let Some(on_event) = on_event {
@@ -349,11 +369,4 @@ async fn deployment_limits(device: PoolLimits) -> Result<PoolLimits, String> {
     }
     let config: Config = crate::js::fetch::json(CONFIG_FILE).await?;
     device.with_config(&config.sessions)
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
 }

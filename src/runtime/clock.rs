@@ -27,6 +27,15 @@ use crate::js::reader::FromSource;
 use crate::names::CLOCK_PATH;
 use crate::protocol::{ClockCommand, ClockMessage};
 
+/// Milliseconds on the page clock: what the supervisor's times and the
+/// page's run durations are measured in.
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
 /// How long the page keeps a timer, when visible, before the clock worker takes it over.
 const HANDOVER_MS: u32 = 1_000;
 

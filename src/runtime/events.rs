@@ -2,9 +2,11 @@
 //! what it tells the rest of the app about runs and sessions.
 
 use super::pool::PoolLimits;
+use crate::js::bulk::Text;
+use crate::js::reader::WireName;
 use crate::protocol::{
-    Answer, HostMessage, InputFile, LoadProgress, OutputChunk, Query, RunId, RunRequest, RunResult,
-    SnapshotUse, WorkerMessage,
+    Answer, HostCallError, HostMessage, InputFile, LoadProgress, OutputChunk, Query, RunId,
+    RunRequest, RunResult, SnapshotUse, WorkerMessage,
 };
 
 /// What the runtime is doing, for the status line.
@@ -49,6 +51,26 @@ pub enum RunEvent {
     Started,
     /// The run wrote output.
     Output(OutputChunk),
+    /// The code calls a function of the embedding page: the caller answers
+    /// with [`crate::runtime::Runtime::answer_host_call`].
+    HostCall(HostCall),
+    /// The run (its id) was stopped or ended while this call (its number)
+    /// waited: the caller need not answer it, and its handler may give up.
+    HostCallCancelled(RunId, u32),
+}
+
+/// A host call as it reaches the run's caller, to be answered with
+/// [`crate::runtime::Runtime::answer_host_call`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostCall {
+    /// The run that makes it.
+    pub run: RunId,
+    /// The call's number in its run.
+    pub call: u32,
+    /// The function's name (one the run's request lists).
+    pub name: String,
+    /// Its arguments, as JSON text.
+    pub arguments: Text,
 }
 
 /// Why a run produced no [`RunResult`].
@@ -69,7 +91,7 @@ pub enum RuntimeError {
 }
 
 /// A run's result, or why there is none.
-pub type Outcome = Result<Box<RunResult>, RuntimeError>;
+pub type RunReply = Result<Box<RunResult>, RuntimeError>;
 
 /// One worker: the generation number its messages are tagged with, new for
 /// every worker, so a retired worker's late messages are told apart.
@@ -106,7 +128,7 @@ pub enum Timer {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
     /// A run's result.
-    Run(Outcome),
+    Run(RunReply),
     /// A job with nothing to tell but that it is done (a cleared session, files put back).
     Done(Result<(), RuntimeError>),
     /// A query's answer.
@@ -170,6 +192,17 @@ pub enum Event {
     Tick(Timer),
     /// The deployment's limits were read (see [`PoolLimits::with_config`]).
     Limits(PoolLimits),
+    /// A run's caller answered one of its host calls ([`RunEvent::HostCall`]).
+    HostAnswer {
+        /// The run.
+        id: RunId,
+        /// The call's number.
+        call: u32,
+        /// The value, as JSON text.
+        value: Option<Text>,
+        /// Why there is none.
+        error: Option<HostCallError>,
+    },
 }
 
 /// Something for the client to do, in order.
@@ -217,16 +250,24 @@ pub struct SessionState {
     pub phase: SessionPhase,
     /// Callers' jobs waiting behind the one it runs.
     pub queued: usize,
+    /// It holds a worker (alive, or starting), which counts against the
+    /// memory budget.
+    pub resident: bool,
+    /// Why it is where it stands, in a sentence.
+    pub why: String,
 }
 
 /// Where a session stands with its worker.
-#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, WireName)]
 #[serde(rename_all = "snake_case")]
 pub enum SessionPhase {
     /// No worker: its next job starts one (and replays its earlier runs, if any).
     Parked,
-    /// It has a job but no worker yet: every worker the pool allows is busy.
+    /// It has a job but no worker yet: the memory budget is full.
     Waiting,
+    /// Its worker is ready and it has a job, which waits for a core: as
+    /// many sessions run at once as there are cores.
+    Queued,
     /// Its worker is loading Python.
     Starting,
     /// Its worker is replaying its earlier runs.
@@ -235,18 +276,4 @@ pub enum SessionPhase {
     Running,
     /// Its worker is ready and has nothing to do.
     Idle,
-}
-
-impl SessionPhase {
-    /// A word for the phase (`parked`, `running`, ...): what the page shows and tests read.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Parked => "parked",
-            Self::Waiting => "waiting",
-            Self::Starting => "starting",
-            Self::Restoring => "restoring",
-            Self::Running => "running",
-            Self::Idle => "idle",
-        }
-    }
 }

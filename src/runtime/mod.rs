@@ -4,6 +4,8 @@
 mod client;
 mod clock;
 pub mod events;
+mod gate;
+pub mod host_calls;
 mod message;
 pub mod outcome;
 pub mod pool;
@@ -12,4 +14,5 @@ pub mod supervisor;
 mod worker;
 
 pub use client::Runtime;
+pub use clock::now_ms;
 pub use supervisor::{RunEvent, RuntimeError, RuntimeStatus};

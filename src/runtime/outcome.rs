@@ -80,6 +80,7 @@ impl StopReason {
                 code,
                 message: format!("{advice} {state}"),
             }),
+            fix: None,
         }
     }
 }
@@ -90,20 +91,24 @@ const MEMORY_ADVICE: &str = "Use less memory (smaller data, process it in pieces
 
 /// What the hint says about session state after a stop.
 fn state_note(restored: Option<&Restoration>) -> String {
-    match restored {
-        None => "Session state was kept.".to_owned(),
-        Some(r) if r.lost.is_empty() && r.replayed == 0 => {
-            "The sandbox restarted; the session had no earlier runs to replay.".to_owned()
-        }
-        Some(r) if r.lost.is_empty() => format!(
-            "The sandbox restarted and replayed {} earlier run(s) to restore session state.",
-            r.replayed
+    let Some(r) = restored else {
+        return "Session state was kept.".to_owned();
+    };
+    let replayed = match (r.replayed, r.lost.len()) {
+        (0, 0) => "The sandbox restarted; the session had no earlier runs to replay.".to_owned(),
+        (replayed, 0) => format!(
+            "The sandbox restarted and replayed {replayed} earlier run(s) to restore session state."
         ),
-        Some(r) => format!(
-            "The sandbox restarted and replayed {} earlier run(s); {} could not be replayed \
-             and their effects are gone (see `restored.lost`).",
-            r.replayed,
-            r.lost.len()
+        (replayed, lost) => format!(
+            "The sandbox restarted and replayed {replayed} earlier run(s); {lost} could not be \
+             replayed and their effects are gone (see `restored.lost`)."
+        ),
+    };
+    match r.skipped {
+        0 => replayed,
+        skipped => format!(
+            "{replayed} {skipped} earlier run(s) that failed were not replayed: what they \
+             changed before failing is gone."
         ),
     }
 }
@@ -139,6 +144,8 @@ pub fn stopped(
         restored,
         memory: None,
         verification: None,
+        warnings: Vec::new(),
+        host_calls: Vec::new(),
     }
 }
 

@@ -13,14 +13,23 @@
 //! Every run that succeeded is kept in a ledger. When the session's worker
 //! has to be replaced (a timeout without interrupts, a crash, a cancel) or
 //! is parked to make room for another session, the ledger is queued for
-//! replay into its next worker, in order, before anything else runs.
+//! replay into its next worker, in order, before anything else runs. The
+//! replays are posted several at a time, so the worker runs them back to
+//! back instead of waiting for the host between them.
 
 use std::collections::VecDeque;
 
+mod dispatch;
+mod ledger;
+mod recovery;
+
 use crate::protocol::{
-    HostMessage, InputFile, LostRun, OutputLimits, Query, Restoration, RunId, RunRequest,
-    DEFAULT_TIMEOUT_MS,
+    HostFunction, HostMessage, InputFile, Query, Restoration, RunId, RunRequest, DEFAULT_TIMEOUT_MS,
 };
+use ledger::Ledger;
+pub use ledger::LedgerEntry;
+pub use recovery::Completion;
+use recovery::{Recovery, Told};
 
 /// Something a session's worker does for the host.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,19 +48,6 @@ pub enum Job {
     Query(Query),
 }
 
-/// A run that succeeded (or files put back), kept so it can be replayed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LedgerEntry {
-    seq: u64,
-    /// Only puts files back (kept across a reload): not counted as a replayed run.
-    files_only: bool,
-    code: String,
-    packages: Vec<String>,
-    files: Vec<InputFile>,
-    /// Its tests ran in its namespace too, and may have changed it.
-    tests: Option<String>,
-}
-
 /// What to do with the job at the head of the queue.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Dispatch {
@@ -66,15 +62,6 @@ pub enum Dispatch {
     },
 }
 
-/// A job the scheduler is done with.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Completion {
-    /// The caller's job finished normally: its result comes from the worker.
-    Finished(RunId),
-    /// The caller's job was stopped by a restart, and the session is back.
-    Restored(RunId, Restoration),
-}
-
 /// Hands out job ids, unique across every session's queue.
 #[derive(Debug, Default)]
 pub struct Ids(RunId);
@@ -87,21 +74,6 @@ impl Ids {
     }
 }
 
-/// How many fresh runs may wait in the worker behind the one in flight:
-/// enough that the worker goes on while the host is busy elsewhere for a
-/// moment, few enough that a replaced worker sends back little.
-const AHEAD: usize = 2;
-
-/// Runs that failed are not replayed: their partial effects are lost anyway.
-/// Output of replays is not wanted, so it is kept tiny.
-const REPLAY_LIMITS: OutputLimits = OutputLimits {
-    output_bytes: 0,
-    value_bytes: 0,
-    display_bytes: 0,
-    input_bytes: u32::MAX,
-    artifact_bytes: 0,
-};
-
 /// One session's job queue, its ledger and any restore in progress.
 #[derive(Debug)]
 pub struct Scheduler {
@@ -111,19 +83,11 @@ pub struct Scheduler {
     /// Fresh runs posted behind the fresh run in flight, oldest first.
     ahead: VecDeque<(RunId, Job)>,
     waiting: VecDeque<(RunId, Job)>,
-    ledger: Vec<LedgerEntry>,
-    next_seq: u64,
+    ledger: Ledger,
     recovery: Option<Recovery>,
     /// How the session came back when no caller's job was stopped (it was
     /// parked, say): told with its next run's result.
     note: Option<Restoration>,
-}
-
-/// A restore under way: who waits for it and how it is going.
-#[derive(Debug, Default)]
-struct Recovery {
-    stopped: Vec<RunId>,
-    restoration: Restoration,
 }
 
 impl Scheduler {
@@ -135,8 +99,7 @@ impl Scheduler {
             in_flight: None,
             ahead: VecDeque::new(),
             waiting: VecDeque::new(),
-            ledger: Vec::new(),
-            next_seq: 0,
+            ledger: Ledger::default(),
             recovery: None,
             note: None,
         }
@@ -158,15 +121,7 @@ impl Scheduler {
     /// the ledger, replayed (before the callers' jobs) into whichever worker
     /// the session has or gets next.
     pub fn restore_files(&mut self, files: Vec<InputFile>, ids: &mut Ids) {
-        let entry = LedgerEntry {
-            seq: self.new_seq(),
-            files_only: true,
-            code: String::new(),
-            packages: Vec::new(),
-            files,
-            tests: None,
-        };
-        self.ledger.push(entry.clone());
+        let entry = self.ledger.record_files(files);
         let at = self
             .waiting
             .iter()
@@ -201,6 +156,15 @@ impl Scheduler {
         matches!(self.in_flight, Some((_, Job::Replay(_))))
     }
 
+    /// The host functions the run inside the worker may call (none for
+    /// anything but a caller's run).
+    pub fn in_flight_functions(&self) -> &[HostFunction] {
+        match &self.in_flight {
+            Some((_, Job::Run(request))) => &request.host_functions,
+            _ => &[],
+        }
+    }
+
     /// The timeout of the run inside the worker, if it is a run and has one.
     pub fn in_flight_timeout_ms(&self) -> Option<u32> {
         match &self.in_flight {
@@ -213,11 +177,8 @@ impl Scheduler {
     /// Callers' jobs waiting (not counting the one in flight, nor replays;
     /// counting those waiting in the worker behind it).
     pub fn waiting(&self) -> usize {
-        self.waiting
-            .iter()
-            .filter(|(_, job)| !matches!(job, Job::Replay(_)))
-            .count()
-            + self.ahead.len()
+        let caller = |(_, job): &&(RunId, Job)| !matches!(job, Job::Replay(_));
+        self.waiting.iter().filter(caller).count() + self.ahead.iter().filter(caller).count()
     }
 
     /// Whether nothing is in the worker and no caller's job waits (replays
@@ -229,11 +190,7 @@ impl Scheduler {
     /// Whether a caller waits for something only a worker can do: a job,
     /// or the restore that tells a stopped run how the session came back.
     pub fn needs_worker(&self) -> bool {
-        self.waiting() > 0
-            || self
-                .recovery
-                .as_ref()
-                .is_some_and(|recovery| !recovery.stopped.is_empty())
+        self.waiting() > 0 || self.recovery.as_ref().is_some_and(Recovery::has_stopped)
     }
 
     /// Whether the session has state that replay would rebuild.
@@ -259,64 +216,20 @@ impl Scheduler {
         self.note.take()
     }
 
-    /// The next thing to do, if the worker is free: post the job at the head
-    /// of the queue (once the worker is ready), or end the worker for a
-    /// clear (which needs no worker, so it goes even while one loads).
-    /// While a fresh run is in flight, a fresh run at the head goes in behind it.
-    pub fn dispatch(&mut self) -> Option<Dispatch> {
-        if let Some((_, running)) = &self.in_flight {
-            let fresh = matches!(running, Job::Run(request) if request.fresh);
-            let Some((id, Job::Run(request))) = self.waiting.front() else {
-                return None;
-            };
-            if !(fresh && request.fresh && self.ahead.len() < AHEAD) {
-                return None;
-            }
-            let message = HostMessage::Run {
-                id: *id,
-                request: request.clone(),
-            };
-            self.ahead.extend(self.waiting.pop_front());
-            return Some(Dispatch::Post(message));
-        }
-        if let Some((id, Job::Clear { forget })) = self.waiting.front() {
-            let (id, forget) = (*id, *forget);
-            self.waiting.pop_front();
-            self.ledger.clear();
-            self.note = None;
-            self.ready = false;
-            return Some(Dispatch::Reset { id, forget });
-        }
-        if !self.ready {
-            return None;
-        }
-        let (id, job) = self.waiting.pop_front()?;
-        let message = match &job {
-            Job::Run(request) => HostMessage::Run {
-                id,
-                request: request.clone(),
-            },
-            Job::Query(query) => HostMessage::Query {
-                id,
-                query: query.clone(),
-            },
-            Job::Replay(entry) => HostMessage::Run {
-                id,
-                request: self.replay_request(entry),
-            },
-            Job::Clear { .. } => return None,
-        };
-        self.in_flight = Some((id, job));
-        Some(Dispatch::Post(message))
-    }
-
-    /// Job `id` finished in the worker; `succeeded` is false when the code raised.
-    /// The run waiting in the worker behind it, if any, is in flight now.
+    /// Job `id` finished in the worker at `now_ms`; `succeeded` is false
+    /// when the code raised. The job waiting in the worker behind it, if
+    /// any, is in flight now.
     ///
     /// Returns what the callers can now be told. A finish for a job that is
     /// not in flight is ignored, so a stray or repeated message cannot start
     /// two jobs at once.
-    pub fn complete(&mut self, id: RunId, succeeded: bool, reason: &str) -> Vec<Completion> {
+    pub fn complete(
+        &mut self,
+        id: RunId,
+        succeeded: bool,
+        reason: &str,
+        now_ms: f64,
+    ) -> Vec<Completion> {
         if self.in_flight() != Some(id) {
             return Vec::new();
         }
@@ -325,16 +238,10 @@ impl Scheduler {
         self.in_flight = self.ahead.pop_front();
         match finished {
             Some(Job::Run(request)) => {
-                if succeeded && !request.fresh {
-                    let seq = self.new_seq();
-                    self.ledger.push(LedgerEntry {
-                        seq,
-                        files_only: false,
-                        code: request.code,
-                        packages: request.packages,
-                        files: request.files,
-                        tests: request.tests,
-                    });
+                match (succeeded, request.fresh) {
+                    (_, true) => {}
+                    (true, false) => self.ledger.record_run(request),
+                    (false, false) => self.ledger.skip_failed(),
                 }
                 done.push(Completion::Finished(id));
             }
@@ -342,16 +249,29 @@ impl Scheduler {
             Some(Job::Replay(entry)) => {
                 if succeeded {
                     if let Some(recovery) = self.recovery.as_mut() {
-                        recovery.restoration.replayed += u32::from(!entry.files_only);
+                        recovery.replayed(&entry);
                     }
                 } else {
                     self.lose(&entry, reason);
                 }
-                done.extend(self.replayed());
+                done.extend(self.replayed(now_ms));
             }
             None => {}
         }
         done
+    }
+
+    /// The session got a worker at `now_ms`: a restore waiting for one
+    /// counts its cost from here (the worker's start, then the replays).
+    pub fn worker_assigned(&mut self, now_ms: f64) {
+        if let Some(recovery) = self.recovery.as_mut() {
+            recovery.began(now_ms);
+        }
+    }
+
+    /// Whether a restore waits for a worker or is under way.
+    pub fn restoring(&self) -> bool {
+        self.recovery.is_some()
     }
 
     /// The session's worker is gone (replaced, or parked to make room): the
@@ -376,17 +296,20 @@ impl Scheduler {
         self.ready = false;
         self.waiting
             .retain(|(_, job)| !matches!(job, Job::Replay(_)));
+        // Replays posted behind the one in flight are queued again with the rest.
         while let Some(behind) = self.ahead.pop_back() {
-            self.waiting.push_front(behind);
+            if !matches!(behind.1, Job::Replay(_)) {
+                self.waiting.push_front(behind);
+            }
         }
-        for entry in self.ledger.clone().into_iter().rev() {
-            self.waiting.push_front((ids.new_id(), Job::Replay(entry)));
+        for entry in self.ledger.entries().iter().rev() {
+            self.waiting
+                .push_front((ids.new_id(), Job::Replay(entry.clone())));
         }
         let recovery = self.recovery.get_or_insert_with(Recovery::default);
-        recovery.stopped.extend(stopped);
-        recovery.restoration.replayed = 0;
+        recovery.restart(stopped);
         if self.ledger.is_empty() {
-            self.finish_recovery()
+            self.finish_recovery(0.0)
         } else {
             Vec::new()
         }
@@ -400,7 +323,7 @@ impl Scheduler {
         let stopped = self
             .recovery
             .as_mut()
-            .map(|r| std::mem::take(&mut r.stopped))
+            .map(Recovery::take_stopped)
             .unwrap_or_default();
         let mut failed: Vec<RunId> = self
             .in_flight
@@ -408,10 +331,10 @@ impl Scheduler {
             .into_iter()
             .map(|(id, _)| id)
             .collect();
-        failed.extend(self.ahead.drain(..).map(|(id, _)| id));
         let (replays, callers): (VecDeque<_>, VecDeque<_>) = self
-            .waiting
+            .ahead
             .drain(..)
+            .chain(self.waiting.drain(..))
             .partition(|(_, job)| matches!(job, Job::Replay(_)));
         self.waiting = replays;
         failed.extend(callers.into_iter().map(|(id, _)| id));
@@ -427,51 +350,36 @@ impl Scheduler {
         failed
     }
 
-    /// A replay finished: when it was the last one queued, the restore is done.
-    fn replayed(&mut self) -> Vec<Completion> {
-        let more = self
-            .waiting
-            .iter()
-            .any(|(_, job)| matches!(job, Job::Replay(_)));
+    /// A replay finished at `now_ms`: when it was the last one, the restore is done.
+    fn replayed(&mut self, now_ms: f64) -> Vec<Completion> {
+        let replay = |(_, job): &(RunId, Job)| matches!(job, Job::Replay(_));
+        let more =
+            self.waiting.iter().any(replay) || self.ahead.iter().any(replay) || self.replaying();
         if more {
             Vec::new()
         } else {
-            self.finish_recovery()
+            self.finish_recovery(now_ms)
         }
     }
 
-    fn finish_recovery(&mut self) -> Vec<Completion> {
+    fn finish_recovery(&mut self, now_ms: f64) -> Vec<Completion> {
         let Some(recovery) = self.recovery.take() else {
             return Vec::new();
         };
-        let mut restoration = recovery.restoration;
-        if recovery.stopped.is_empty() {
-            let worth_telling = restoration.replayed > 0 || !restoration.lost.is_empty();
-            restoration.before_run = Some(true);
-            self.note = worth_telling.then_some(restoration);
-            return Vec::new();
+        match recovery.finish(self.ledger.skipped(), now_ms) {
+            Told::Callers(completions) => completions,
+            Told::Note(note) => {
+                self.note = note;
+                Vec::new()
+            }
         }
-        recovery
-            .stopped
-            .into_iter()
-            .map(|id| Completion::Restored(id, restoration.clone()))
-            .collect()
     }
 
     /// A ledger entry could not be replayed: drop it so later restores skip it, and report it.
     fn lose(&mut self, entry: &LedgerEntry, reason: &str) {
-        self.ledger.retain(|kept| kept.seq != entry.seq);
+        self.ledger.forget(entry);
         if let Some(recovery) = self.recovery.as_mut() {
-            let code_start = if entry.files_only {
-                "(files kept across a reload)".to_owned()
-            } else {
-                entry.code.lines().next().unwrap_or_default().to_owned()
-            };
-            recovery.restoration.lost.push(LostRun {
-                session: self.session.clone(),
-                code_start,
-                reason: reason.to_owned(),
-            });
+            recovery.lost(&self.session, entry, reason);
         }
     }
 
@@ -479,20 +387,5 @@ impl Scheduler {
     /// stopped run waits for a restore: only replays, if anything.
     fn quiet(&self) -> bool {
         self.in_flight.is_none() && !self.needs_worker()
-    }
-
-    fn replay_request(&self, entry: &LedgerEntry) -> RunRequest {
-        let mut request = RunRequest::new(entry.code.clone())
-            .in_session(self.session.clone())
-            .with_files(entry.files.clone())
-            .with_packages(entry.packages.clone())
-            .with_tests(entry.tests.clone());
-        request.limits = REPLAY_LIMITS;
-        request
-    }
-
-    fn new_seq(&mut self) -> u64 {
-        self.next_seq += 1;
-        self.next_seq
     }
 }

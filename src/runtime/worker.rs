@@ -180,17 +180,16 @@ fn take_early_worker() -> Option<Worker> {
 /// it) controls the page (false: a worker created before then is unguarded;
 /// `securing` hears that the wait begins). No code reaches Python without it.
 pub(super) async fn guard(securing: impl FnOnce()) -> Result<bool, RuntimeError> {
-    let unguarded = |e: crate::pwa::PwaError| RuntimeError::Unavailable(e.to_string());
-    if !crate::pwa::worker_needs_service_worker(WORKER_PATH)
+    if !super::gate::needs_service_worker(WORKER_PATH)
         .await
-        .map_err(unguarded)?
+        .map_err(RuntimeError::Unavailable)?
     {
         return Ok(true);
     }
     securing();
-    crate::pwa::wait_for_service_worker(WORKER_PATH)
+    super::gate::wait_for_service_worker(WORKER_PATH)
         .await
-        .map_err(unguarded)?;
+        .map_err(RuntimeError::Unavailable)?;
     Ok(false)
 }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::format;
 use crate::js::bulk::Text;
+use crate::js::reader::FromSource;
 use crate::protocol::{RunResult, DEFAULT_SESSION};
 
 /// Largest file kept. A larger one still works until the page is reloaded.
@@ -91,7 +92,7 @@ impl fmt::Display for Refusal {
 
 /// The sessions, the one picked, and the code in the editor for each with
 /// its cursor: what the page looked like, so a reload puts it back.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq, FromSource)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 pub struct Workspace {
     /// Session names in the order shown.
@@ -102,26 +103,16 @@ pub struct Workspace {
     pub drafts: LiteMap<String, String>,
     /// Each session's cursor in its text (in UTF-16 code units, as the
     /// editor counts); a session without one starts at the top.
-    #[cfg_attr(not(target_arch = "wasm32"), serde(default))]
+    #[serde(default)]
     pub cursors: Cursors,
 }
 
 /// The editor's cursor per session. Records written before cursors were
 /// kept have none: read as empty.
-#[derive(Serialize, Debug, Clone, PartialEq, Default)]
+#[derive(Serialize, Debug, Clone, PartialEq, Default, FromSource)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(transparent)]
 pub struct Cursors(pub LiteMap<String, u32>);
-
-impl crate::js::reader::FromSource for Cursors {
-    fn read<S: crate::js::reader::Source>(source: S) -> Result<Self, S::Error> {
-        crate::js::reader::FromSource::read(source).map(Self)
-    }
-
-    fn absent<E: serde::de::Error>(_: &'static str) -> Result<Self, E> {
-        Ok(Self::default())
-    }
-}
 
 impl Workspace {
     /// One session, `session`, with `code` in the editor.
@@ -202,7 +193,7 @@ impl Workspace {
 }
 
 /// How a saved run ended.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq, FromSource)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum StoredOutcome {
@@ -213,7 +204,7 @@ pub enum StoredOutcome {
 }
 
 /// A finished run as the history keeps it.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq, FromSource)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 pub struct StoredRun {
     /// The session it ran in.
@@ -225,7 +216,7 @@ pub struct StoredRun {
 }
 
 /// A file of a session's working directory as kept across reloads.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq, FromSource)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 pub struct StoredFile {
     /// The session.
@@ -239,7 +230,7 @@ pub struct StoredFile {
 }
 
 /// A stored file's bytes, or why there are none.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Debug, Clone, PartialEq, FromSource)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Kept {
@@ -250,20 +241,8 @@ pub enum Kept {
     Refused(Refusal),
 }
 
-// How the browser reads stored records: field by field
-// (crate::js::reader), with these lists of their fields.
+// Read by serde in the browser too (see crate::js::reader).
 crate::js::reader::read_by_serde!(Refusal);
-
-crate::js::reader::read_fields! {
-    StoredRun { session: "session", code: "code", outcome: "outcome" }
-    StoredFile { session: "session", path: "path", size: "size", kept: "kept" }
-    Workspace { sessions: "sessions", current: "current", drafts: "drafts", cursors: "cursors" }
-}
-
-crate::js::reader::read_variants! {
-    StoredOutcome { Finished: "finished", Failed: "failed" }
-    Kept { Content: "content", Refused: "refused" }
-}
 
 crate::js::reader::deserialize_by_hand!(StoredRun, StoredFile, Workspace);
 

@@ -7,19 +7,16 @@ use std::rc::Rc;
 
 use leptos::task::spawn_local;
 use serde::Serialize;
-use wasm_bindgen::JsValue;
 
+use super::host_functions::{HostCallsOut, Send};
 use super::tool_host::ToolHost;
 use crate::format;
 use crate::js::bulk::{to_js, Json, Text};
-use crate::mcp::server::{notification_message, OUTPUT_LOG_LEVEL};
+use crate::mcp::jsonrpc::notification_message;
+use crate::mcp::server::OUTPUT_LOG_LEVEL;
 use crate::mcp::{Reply, Server};
 use crate::protocol::{RunId, StreamName};
 use crate::runtime::RunEvent;
-
-/// Where a session's messages go, as JS data: a tool result's [`Text`]
-/// goes out as it is, without a copy in wasm memory.
-pub type Send = Rc<dyn Fn(JsValue)>;
 
 /// The `data` of a `notifications/message` that carries output as it is written.
 #[derive(Serialize)]
@@ -68,6 +65,8 @@ pub struct McpSession {
     /// numbers, compared by value): keying a map by the ids' JSON text would
     /// put a JSON writer in the app's wasm for that alone.
     running: Rc<RefCell<Vec<(Json, RunId)>>>,
+    /// The code's calls to the client's own functions, waiting for its answers.
+    host_calls: HostCallsOut,
 }
 
 impl McpSession {
@@ -80,6 +79,7 @@ impl McpSession {
             host,
             send,
             running: Rc::default(),
+            host_calls: HostCallsOut::default(),
         }
     }
 
@@ -96,6 +96,9 @@ impl McpSession {
             Reply::ReadSessions { id } => {
                 let states = self.host.session_states();
                 (self.send)(to_js(&Server::sessions_response(&id, &states)));
+            }
+            Reply::Answered { id, result, error } => {
+                self.host_calls.answered(&id, result, error, self.host);
             }
             Reply::Cancel(request) => {
                 if let Some(run) = self.take_run(&request) {
@@ -158,7 +161,14 @@ impl McpSession {
             )));
         };
         let send = self.send.clone();
+        let this = self.clone();
         let on_event = move |event: &RunEvent| match event {
+            RunEvent::HostCall(call) => {
+                let schema = this.server.borrow().offer().schema(&call.name).cloned();
+                let sent = this.send.clone();
+                this.host_calls.send(call.clone(), schema, this.host, sent);
+            }
+            RunEvent::HostCallCancelled(run, call) => this.host_calls.cancel(*run, *call, &send),
             RunEvent::Output(_) if !stream_output => {}
             RunEvent::Output(chunk) => {
                 let logger = match chunk.stream {

@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod ask;
+pub mod host_functions;
 pub mod mcp_session;
 pub mod postmessage;
 pub mod tool_host;

@@ -21,7 +21,7 @@ use web_sys::{MessageEvent, Window};
 use super::mcp_session::McpSession;
 use super::tool_host::ToolHost;
 use crate::js::bulk::{to_js, Json};
-use crate::mcp::server;
+use crate::mcp::jsonrpc;
 use crate::names::{
     CONFIG_FILE, ERROR_REFUSED, IFRAME_CHANNEL, IFRAME_CHECK_READY, IFRAME_MCP_TYPE,
     IFRAME_SERVER_READY, IFRAME_TO_CLIENT, IFRAME_TO_SERVER, WIDGET_EVENT_TYPE, WIDGET_PAGE,
@@ -120,7 +120,7 @@ pub fn serve(
                     .get("id")
                     .filter(|_| payload.get("method").is_some())
                 {
-                    let refusal = server::error(Some(&id), ERROR_REFUSED.into(), &why);
+                    let refusal = jsonrpc::error(Some(&id), ERROR_REFUSED.into(), &why);
                     post(&parent, &origin, to_js(&refusal));
                 }
                 on_refused(why);

@@ -91,12 +91,23 @@ impl ToolHost {
 
     /// How many sessions the runtime runs at once.
     pub fn max_workers(self) -> u32 {
-        self.runtime.with_value(|runtime| runtime.limits().workers)
+        self.runtime.with_value(|runtime| runtime.limits().running)
     }
 
     /// Stops run `id` (a caller cancelled its tool call).
     pub fn cancel(self, id: RunId) {
         self.runtime.with_value(|runtime| runtime.cancel(id));
+    }
+
+    /// Answers call `call` of run `run` (a [`RunEvent::HostCall`]).
+    pub fn answer_host_call(
+        self,
+        run: RunId,
+        call: u32,
+        answer: Result<crate::js::bulk::Text, crate::protocol::HostCallError>,
+    ) {
+        self.runtime
+            .with_value(|runtime| runtime.answer_host_call(run, call, answer));
     }
 
     /// Reads a file of a session, base64.

@@ -98,7 +98,7 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
 fn history_item(key: f64, run: StoredRun) -> impl IntoView {
     let open = RwSignal::new(false);
     let status = match &run.outcome {
-        StoredOutcome::Finished(result) => result.status.name(),
+        StoredOutcome::Finished(result) => result.status.wire_name(),
         StoredOutcome::Failed(_) => "failed",
     };
     let line = format!(

@@ -37,7 +37,7 @@ use leptos::task::spawn_local;
 
 use crate::app::assist::Assist;
 use crate::app::launch::launch;
-use crate::app::{start_runtime, RunEntry, RunPhase};
+use crate::app::{start_runtime, EditorCode, RunEntry, RunPhase};
 use crate::editing::marks;
 use crate::protocol::{InputFile, RunStatus, DEFAULT_SESSION, DEFAULT_TIMEOUT_MS};
 use crate::runtime::RuntimeStatus;
@@ -96,7 +96,7 @@ pub fn App() -> impl IntoView {
         runtime,
     );
     let files = persistence.files();
-    let pwa = watch_pwa(status);
+    let pwa = watch_pwa(status, runs);
     let host = ToolHost {
         runtime,
         runs,
@@ -176,18 +176,19 @@ pub fn App() -> impl IntoView {
             runtime.with_value(|runtime| runtime.cancel(id));
         }
     };
-    // An example opens in its own session: a new one gets the example's code
-    // once the switch has carried over, one opened before keeps its edits.
+    let editor = EditorCode {
+        code,
+        session,
+        names,
+    };
+    // Runs' fixes go into the editor of the session they ran in.
+    provide_context(editor);
+    // An example opens in its own session: a new one gets the example's
+    // code, one opened before keeps its edits.
     let open_example = move |example: &'static Example| {
         let name = example.slug.to_owned();
         let new = names.with_untracked(|n| !n.contains(&name));
-        if new {
-            names.update(|n| n.push(name.clone()));
-        }
-        session.set(name);
-        if new {
-            request_animation_frame(move || code.set(example.code.to_owned()));
-        }
+        editor.open(name, new.then(|| example.code.to_owned()));
     };
     let activity = Activity::watch(runs.read_only());
     let can_stop = Signal::derive(move || activity.with(|a| a.active));

@@ -5,14 +5,13 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use super::run_view::RunView;
-use crate::app::{now_ms, RunEntry, KEPT_RUNS};
+use crate::app::{RunEntry, KEPT_RUNS};
+use crate::runtime::now_ms;
 
 /// Runs per group. A group out of view is skipped whole by the browser
-/// (`content-visibility: auto` on `.run-group`, see style.css), so each
-/// frame after a run walks about ten groups and the runs of the groups in
-/// view, not every run: a new run at the top moves every older one down,
-/// and with a hundred runs side by side that move cost each frame about a
-/// third more style, pre-paint and intersection work (benchmark figure 6).
+/// (`content-visibility: auto` on `.run-group`, see style.css), so a frame
+/// after a run walks the groups and the runs of the groups in view, not
+/// every run, though a new run at the top moves every older one down.
 const GROUP_RUNS: usize = 10;
 
 /// The runs so far, oldest first in the DOM; style.css shows them newest

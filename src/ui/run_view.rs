@@ -2,17 +2,18 @@
 
 use leptos::prelude::*;
 
-use leptos::task::spawn_local;
+mod details;
+mod error;
+mod findings;
 
-use super::download;
 use super::rich::RichOutput;
-use crate::app::{RunEntry, RunPhase, SharedRuntime};
+use crate::app::{RunEntry, RunPhase};
 use crate::format;
 use crate::js::bulk::{self, Text};
-use crate::protocol::{
-    Artifact, OutputChunk, Restoration, RunError, RunResult, RunStatus, StreamName, TestCase,
-    Verification,
-};
+use crate::protocol::{OutputChunk, RunResult, RunStatus, StreamName};
+use details::{ArtifactItem, RestoredNote};
+use error::{ErrorView, StoppedNote};
+use findings::Findings;
 
 /// A submitted run in any phase.
 #[component]
@@ -34,7 +35,7 @@ pub fn RunView(entry: RunEntry) -> impl IntoView {
             RunPhase::Queued => "queued",
             RunPhase::LoadingPackages { .. } => "loading",
             RunPhase::Running { .. } => "running",
-            RunPhase::Finished(result) => result.status.name(),
+            RunPhase::Finished(result) => result.status.wire_name(),
             RunPhase::Failed(_) => "failed",
         })
     };
@@ -146,10 +147,9 @@ pub fn CodeListing(code: String, highlight: Signal<Option<u32>>) -> impl IntoVie
 
 /// Output longer than this many characters is cut into blocks of whole
 /// lines that the browser lays out and paints only while they are in view
-/// (`content-visibility: auto`, see `.output-block` in style.css): laying
-/// out 100 KB of text at once took the page about 25 ms per run, laying
-/// out the blocks in view well under one. Every block stays in the DOM, so
-/// the output is still complete for copying and finding.
+/// (`content-visibility: auto`, see `.output-block` in style.css), so long
+/// output costs a run's layout only what is on screen. Every block stays
+/// in the DOM, so the output is still complete for copying and finding.
 const OUTPUT_BLOCK_CHARS: usize = 8192;
 
 /// stdout and stderr in the order written; stderr styled apart.
@@ -257,19 +257,25 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         .restored
         .as_ref()
         .is_none_or(|restored| restored.before_run == Some(true));
-    let error = result.error.map(|error| match result.status {
+    let mut fix = None;
+    let error = result.error.map(|mut error| match result.status {
         RunStatus::Cancelled => view! { <StoppedNote error kept /> }.into_any(),
-        _ => view! { <ErrorView error /> }.into_any(),
+        _ => {
+            fix = error.fix.take();
+            view! { <ErrorView error /> }.into_any()
+        }
     });
+    let verification = result.verification;
+    let findings =
+        (fix.is_some() || verification.is_some() || !result.warnings.is_empty()).then(|| {
+            view! { <Findings fix verification warnings=result.warnings session=session.clone() /> }
+        });
     let exit = result.exit_code.map(|code| {
         view! { <div class="run-meta" data-testid="exit-code" data-code=code.to_string()>{format!("Exited with code {code}")}</div> }.into_any()
     });
     let restored = result
         .restored
         .map(|restored| view! { <RestoredNote restored /> });
-    let verification = result
-        .verification
-        .map(|verification| view! { <VerificationView verification /> });
     let artifacts = (!result.artifacts.is_empty()).then(|| {
         view! {
             <ul class="artifacts" data-testid="artifacts">
@@ -291,7 +297,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
         {displays_cut}
         {value}
         {error}
-        {verification}
+        {findings}
         {artifacts}
         {restored}
         {exit}
@@ -299,7 +305,7 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
             {format::duration_ms(result.duration_ms)}
         </div>
         // A button, not a <details>: each <details> brings a shadow root with
-        // a style sheet of its own, which cost every run's frame about 1 ms.
+        // a style sheet of its own, which every run's frame would pay for.
         <div class="result-json">
             <button
                 type="button"
@@ -317,252 +323,5 @@ fn Finished(result: RunResult, session: String, phase: RwSignal<RunPhase>) -> im
                 .into_any()}
             </Show>
         </div>
-    }
-}
-
-/// A file the run wrote: a download link when its bytes came back with the
-/// result; otherwise a button that reads it from the session first.
-#[component]
-fn ArtifactItem(artifact: Artifact, session: String) -> impl IntoView {
-    let label = format!(
-        "{} ({}, {})",
-        artifact.path,
-        artifact.mime,
-        format::bytes(artifact.size)
-    );
-    match artifact.content_base64 {
-        Some(content) => {
-            let file_name = download::file_name(&artifact.path).to_owned();
-            let href = Text::from(format!("data:{};base64,", artifact.mime)).concat(&content);
-            view! {
-                <li data-testid="artifact" data-path=artifact.path.clone()>
-                    <a prop:href=href.to_js() download=file_name>{label}</a>
-                </li>
-            }
-            .into_any()
-        }
-        None => {
-            let runtime = use_context::<SharedRuntime>();
-            let failed = RwSignal::new(None::<String>);
-            let (path, mime) = (artifact.path.clone(), artifact.mime.clone());
-            let fetch_and_save = move |_| {
-                let Some(pending) =
-                    runtime.map(|runtime| runtime.with_value(|r| r.read_file(&session, &path)))
-                else {
-                    return;
-                };
-                let (path, mime) = (path.clone(), mime.clone());
-                spawn_local(async move {
-                    let saved = match pending.await {
-                        Ok(content) => download::save(&path, &mime, &content),
-                        Err(error) => Err(error.to_string()),
-                    };
-                    failed.set(saved.err());
-                });
-            };
-            view! {
-                <li data-testid="artifact" data-path=artifact.path.clone()>
-                    {label}
-                    " "
-                    <button data-testid="download" on:click=fetch_and_save>"Download"</button>
-                    {move || failed.get().map(|e| view! { <span class="status-error">{e}</span> }.into_any())}
-                </li>
-            }
-            .into_any()
-        }
-    }
-}
-
-/// What the run's tests found: a line for the whole, then each test, a
-/// failed one with the values its assert compared.
-#[component]
-fn VerificationView(verification: Verification) -> impl IntoView {
-    let passed = verification.tests.iter().filter(|t| t.passed).count();
-    let failed = verification.tests.len() - passed;
-    let head = if verification.passed {
-        format!("Tests: all {passed} passed")
-    } else {
-        format!("Tests: {failed} failed, {passed} passed")
-    };
-    view! {
-        <div class="verification" data-testid="verification" data-passed=verification.passed.to_string()>
-            <strong class=if verification.passed { "status-ok" } else { "status-error" }>{head}</strong>
-            <ul>{verification.tests.into_iter().map(|test| view! { <TestLine test /> }).collect_view()}</ul>
-            {verification.not_run.map(|reason| view! { <p class="run-note" data-testid="tests-not-run">{reason}</p> }.into_any())}
-        </div>
-    }
-}
-
-/// One test: a mark, its name and line; for a failure, why.
-#[component]
-fn TestLine(test: TestCase) -> impl IntoView {
-    let mark = if test.passed { "✓ " } else { "✗ " };
-    let why = (!test.passed).then(|| {
-        let error = test.error.map(|error| {
-            if error.message.is_empty() {
-                error.kind
-            } else {
-                format!("{}: {}", error.kind, error.message)
-            }
-        });
-        view! {
-            {test.explanation.map(|text| view! { <pre class="test-explanation" data-testid="test-explanation">{text}</pre> }.into_any())}
-            {error.map(|text| view! { <div class="test-error">{text}</div> }.into_any())}
-        }.into_any()
-    });
-    view! {
-        <li data-testid="test-case" data-passed=test.passed.to_string() class:test-failed=!test.passed>
-            <span aria-hidden="true">{mark}</span>
-            <span class="visually-hidden">{if test.passed { "Passed: " } else { "Failed: " }}</span>
-            <code>{test.name}</code>
-            <span class="run-meta">{format!(" (line {})", test.line)}</span>
-            {why}
-        </li>
-    }
-}
-
-/// Says that the sandbox restarted and what came back.
-#[component]
-fn RestoredNote(restored: Restoration) -> impl IntoView {
-    let lost = restored.lost.len();
-    let what = if restored.before_run == Some(true) {
-        "Before this run, the session's worker was started again (it had been parked to make room, or had ended)"
-    } else {
-        "The sandbox restarted"
-    };
-    let text = if lost == 0 && restored.replayed == 0 {
-        format!("{what}; the session had no earlier runs to replay.")
-    } else if lost == 0 {
-        format!(
-            "{what}; session state was restored by replaying {} earlier run(s).",
-            restored.replayed
-        )
-    } else {
-        format!(
-            "{what}; {} earlier run(s) replayed, {lost} could not be restored.",
-            restored.replayed
-        )
-    };
-    view! {
-        <div class="restored" data-testid="restored" data-replayed=restored.replayed.to_string() data-lost=lost.to_string()>
-            {text}
-            <ul>
-                {restored
-                    .lost
-                    .into_iter()
-                    .map(|run| view! { <li>{format!("{}: {} ({})", run.session, run.code_start, run.reason)}</li> }.into_any())
-                    .collect_view()}
-            </ul>
-        </div>
-    }
-}
-
-/// A stopped run: where it was, and whether the session's variables stayed.
-#[component]
-fn StoppedNote(error: RunError, kept: bool) -> impl IntoView {
-    let code = error.hint.as_ref().map(|hint| bulk::wire_name(&hint.code));
-    view! {
-        <div class="run-stopped" data-testid="stopped" data-line=error.line.map(|line| line.to_string())>
-            <span data-testid="hint" data-code=code>{stopped_text(error.line, kept)}</span>
-        </div>
-    }
-}
-
-/// `"Stopped at line 3; variables kept."`, or what came back after a restart.
-fn stopped_text(line: Option<u32>, kept: bool) -> String {
-    let at = line.map_or_else(
-        || "Stopped".to_owned(),
-        |line| format!("Stopped at line {line}"),
-    );
-    if kept {
-        format!("{at}; variables kept.")
-    } else {
-        format!("{at}; the sandbox restarted (see below).")
-    }
-}
-
-/// An exception: type and message first, where it happened, then the traceback.
-#[component]
-fn ErrorView(error: RunError) -> impl IntoView {
-    let location = match (error.line, error.column) {
-        (Some(line), Some(column)) => format!("line {line}, column {column}"),
-        (Some(line), None) => format!("line {line}"),
-        _ => String::new(),
-    };
-    let hint = error.hint.map(|hint| {
-        let code = bulk::wire_name(&hint.code);
-        view! { <div class="error-hint" data-testid="hint" data-code=code>{hint.message}</div> }
-            .into_any()
-    });
-    let caret_line = error.line;
-    let (from, to) = (error.column, error.end_column);
-    let source = (!error.source.is_empty()).then(|| {
-        view! {
-            <pre class="error-source" data-testid="error-source">
-                {error
-                    .source
-                    .into_iter()
-                    .map(|line| {
-                        let failing = Some(line.line) == caret_line;
-                        let caret = failing.then(|| caret_under(from, to)).flatten();
-                        view! {
-                            <div class="code-line" class:error-line=failing>
-                                <span class="line-number">{line.line.to_string()}</span>
-                                <span class="line-text">{line.text}</span>
-                            </div>
-                            {caret.map(|c| view! { <div class="caret-line" data-testid="caret"><span class="line-number"></span><span>{c}</span></div> }.into_any())}
-                        }
-                        .into_any()
-                    })
-                    .collect_view()}
-            </pre>
-        }.into_any()
-    });
-    view! {
-        <div class="run-error" data-testid="error">
-            <div class="error-head">
-                <strong data-testid="error-type">{error.kind}</strong>
-                ": "
-                <span data-testid="error-message">{error.message}</span>
-            </div>
-            <div class="error-location" data-testid="error-line" data-line=error.line.map(|line| line.to_string())>
-                {location}
-            </div>
-            {hint}
-            {source}
-            <details>
-                <summary>"Traceback"</summary>
-                <pre class="traceback">{error.traceback}</pre>
-            </details>
-        </div>
-    }
-}
-
-/// `   ^^^` under columns `from` (1-based) up to `to` (exclusive), when known.
-fn caret_under(from: Option<u32>, to: Option<u32>) -> Option<String> {
-    let from = from?.max(1);
-    let width = to.map_or(1, |to| to.saturating_sub(from).max(1));
-    Some(format!(
-        "{}{}",
-        " ".repeat((from - 1) as usize),
-        "^".repeat(width as usize)
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_stopped_run_says_where_and_what_stayed() {
-        assert_eq!(
-            stopped_text(Some(3), true),
-            "Stopped at line 3; variables kept."
-        );
-        assert_eq!(stopped_text(None, true), "Stopped; variables kept.");
-        assert_eq!(
-            stopped_text(Some(2), false),
-            "Stopped at line 2; the sandbox restarted (see below)."
-        );
     }
 }

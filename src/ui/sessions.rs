@@ -5,7 +5,7 @@ use leptos::task::spawn_local;
 
 use crate::app::{SessionStates, SharedRuntime};
 use crate::protocol::DEFAULT_SESSION;
-use crate::runtime::supervisor::{SessionPhase, SessionState};
+use crate::runtime::supervisor::SessionState;
 use crate::store::file_keeper::FileKeeper;
 use crate::store::kept_files::KeptFile;
 use crate::surfaces::ask::Ask;
@@ -146,7 +146,7 @@ pub fn SessionBar(
             <span
                 class="session-state"
                 data-testid="session-state"
-                data-phase=move || session.with(|name| phase_of(name).map_or("none", |s| s.phase.name()).to_owned())
+                data-phase=move || session.with(|name| phase_of(name).map_or("none", |s| s.phase.wire_name()).to_owned())
             >
                 {move || session.with(|name| describe(phase_of(name).as_ref()))}
             </span>
@@ -166,17 +166,7 @@ fn describe(state: Option<&SessionState>) -> String {
         0 => String::new(),
         n => format!(" {n} more queued."),
     };
-    let what = match state.phase {
-        SessionPhase::Parked => {
-            "Parked: its worker was ended to make room; its next run restores it by replaying its runs."
-        }
-        SessionPhase::Waiting => "Waiting for a worker: every worker the pool allows is busy.",
-        SessionPhase::Starting => "Starting Python for this session.",
-        SessionPhase::Restoring => "Restoring this session by replaying its runs.",
-        SessionPhase::Running => "Running in its own worker.",
-        SessionPhase::Idle => "Ready in its own worker.",
-    };
-    format!("{what}{queued}")
+    format!("{}{queued}", state.why)
 }
 
 /// What Reset (or Delete, with `forget`) of session `name` takes away.
@@ -220,16 +210,17 @@ mod tests {
 
     #[test]
     fn the_sessions_state_is_said_in_words() {
-        let state = |phase, queued| SessionState {
+        let state = SessionState {
             name: "main".into(),
-            phase,
-            queued,
+            phase: crate::runtime::supervisor::SessionPhase::Running,
+            queued: 2,
+            resident: true,
+            why: "Its worker runs one of its calls.".into(),
         };
         assert_eq!(
-            describe(Some(&state(SessionPhase::Running, 2))),
-            "Running in its own worker. 2 more queued."
+            describe(Some(&state)),
+            "Its worker runs one of its calls. 2 more queued."
         );
-        assert!(describe(Some(&state(SessionPhase::Parked, 0))).starts_with("Parked"));
         assert!(describe(None).starts_with("Not started"));
     }
 

@@ -64,6 +64,12 @@ pub fn Settings(
             <summary>"Settings"</summary>
             <div class="settings-body">
                 <OfflineState pwa />
+                <p
+                    data-testid="snapshot-state"
+                    data-state=move || pwa.with(|pwa| if pwa.snapshot_bytes.is_some() { "stored" } else { "absent" })
+                >
+                    {move || pwa.with(|pwa| snapshot_line(pwa.snapshot_bytes))}
+                </p>
                 <DeploymentFacts deployment />
                 <super::agent_access::AgentAccess web_mcp />
                 <ModelSettingsForm refused=model_refused />
@@ -178,13 +184,26 @@ fn sessions_line() -> String {
         .map(|runtime| runtime.with_value(|runtime| runtime.limits()));
     match limits {
         Some(limits) => format!(
-            "Each session runs in a Python worker of its own: up to {} at once (past that, the least recently used \
-             idle one is parked and restored by replay on its next run), each with up to {} of memory; \
-             a deployment sets both under sessions in {CONFIG_FILE}.",
-            limits.workers,
-            format::mebibytes(limits.memory_bytes)
+            "Each session runs in a Python worker of its own, with up to {} of memory: up to {} workers stay \
+             alive (past that, an idle one is parked and restored by replay on its next run), and {} run at \
+             once, one per core (the others' calls wait their turn); a deployment sets the memory and the \
+             workers under sessions in {CONFIG_FILE}.",
+            format::mebibytes(limits.memory_bytes),
+            limits.resident,
+            limits.running
         ),
         None => String::new(),
+    }
+}
+
+/// The start-up snapshot's line, e.g. `"Start-up snapshot: 31.5 MB kept; …"`.
+fn snapshot_line(bytes: Option<f64>) -> String {
+    match bytes {
+        Some(bytes) => format!(
+            "Start-up snapshot: {} kept; Python restores it instead of starting from scratch.",
+            format::bytes(bytes as u64)
+        ),
+        None => "Start-up snapshot: none kept yet; one is made after the first run.".to_owned(),
     }
 }
 
@@ -318,6 +337,12 @@ mod tests {
             total: 24e6,
         }));
         assert_eq!(line, "Downloading the offline copy: 12.0 MB of 24.0 MB…");
+    }
+
+    #[test]
+    fn the_snapshot_line_says_whether_one_is_kept() {
+        assert!(snapshot_line(None).contains("none kept yet"));
+        assert!(snapshot_line(Some(31.5e6)).starts_with("Start-up snapshot: 31.5 MB kept"));
     }
 
     #[test]

@@ -4,11 +4,11 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::app::{now_ms, RunEntry, RunPhase, SessionStates};
+use crate::app::{RunEntry, RunPhase, SessionStates};
 use crate::format;
 use crate::protocol::{LoadProgress, LoadStage, SnapshotUse};
 use crate::runtime::supervisor::{SessionPhase, SessionState};
-use crate::runtime::RuntimeStatus;
+use crate::runtime::{now_ms, RuntimeStatus};
 
 /// How often the running clock updates.
 const TICK: Duration = Duration::from_millis(100);
@@ -109,7 +109,7 @@ pub fn StatusLine(status: RwSignal<RuntimeStatus>, activity: Memo<Activity>) -> 
                 data-testid="runtime-state"
                 data-state="ready"
                 data-interrupts=interrupts.to_string()
-                data-snapshot=snapshot.status()
+                data-snapshot=snapshot.wire_name()
                 title=format!(
                     "{}. {}",
                     if interrupts {
@@ -193,6 +193,7 @@ pub fn sessions_summary(states: &[SessionState]) -> Option<String> {
             ]),
             "running",
         ),
+        (count(&[SessionPhase::Queued]), "waiting for a core"),
         (count(&[SessionPhase::Waiting]), "waiting for a worker"),
         (count(&[SessionPhase::Idle]), "idle"),
         (count(&[SessionPhase::Parked]), "parked"),
@@ -230,16 +231,19 @@ mod tests {
             name: name.into(),
             phase,
             queued: 0,
+            resident: phase != SessionPhase::Parked,
+            why: String::new(),
         };
         assert_eq!(sessions_summary(&[state("main", SessionPhase::Idle)]), None);
         let states = [
             state("a", SessionPhase::Running),
             state("b", SessionPhase::Starting),
             state("c", SessionPhase::Parked),
+            state("d", SessionPhase::Queued),
         ];
         assert_eq!(
             sessions_summary(&states).as_deref(),
-            Some("Sessions: 2 running, 1 parked")
+            Some("Sessions: 2 running, 1 waiting for a core, 1 parked")
         );
     }
 

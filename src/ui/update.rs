@@ -4,14 +4,34 @@ use leptos::logging::warn;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::app::RunEntry;
 use crate::pwa::{self, PwaState, PwaWatch, UpdateState};
 use crate::runtime::RuntimeStatus;
 
 /// The service worker's state as a signal, for as long as the calling
 /// component lives (the watch is dropped with it). The offline copy is
-/// installed once Python has started (or failed to).
-pub fn watch_pwa(python: RwSignal<RuntimeStatus>) -> ReadSignal<PwaState> {
+/// installed once Python has started (or failed to), and its wheels are
+/// downloaded once the first of this visit's `runs` is over.
+pub fn watch_pwa(
+    python: RwSignal<RuntimeStatus>,
+    runs: RwSignal<Vec<RunEntry>>,
+) -> ReadSignal<PwaState> {
     let state = RwSignal::new(PwaState::default());
+    Effect::new(move |told: Option<bool>| {
+        if told == Some(true) {
+            return true;
+        }
+        let over = runs.with(|runs| {
+            runs.iter()
+                .any(|run| !run.earlier && !run.phase.with(|phase| phase.is_active()))
+        });
+        if over {
+            if let Err(error) = pwa::first_result() {
+                warn!("sandpit: {error}");
+            }
+        }
+        over
+    });
     Effect::new(move |installing: Option<bool>| {
         if installing == Some(true) {
             return true;

@@ -150,8 +150,8 @@ describe("the Ask panel with an OpenAI-compatible endpoint", () => {
 
     const answer = sandpit.page.getByTestId("ask-answer");
     assert.equal(await answer.first().getByTestId("ask-text").textContent(), "I'll write add().");
-    const tests = answer.first().getByTestId("test-case");
-    assert.deepEqual(await tests.evaluateAll((nodes) => nodes.map((n) => /** @type {HTMLElement} */ (n).dataset.passed)), ["true", "true"]);
+    const tests = answer.first().locator(".sandpit-tests li");
+    assert.deepEqual(await tests.evaluateAll((nodes) => nodes.map((n) => /** @type {HTMLElement} */ (n).dataset.sandpitPassed)), ["true", "true"]);
     const verdict = sandpit.page.getByTestId("ask-verdict");
     assert.equal(await verdict.getAttribute("data-verified"), "true");
     assert.equal(await verdict.textContent(), "✓ Verified: the last run's 2 tests passed.");
@@ -222,6 +222,26 @@ describe("the Ask panel with an OpenAI-compatible endpoint", () => {
     assert.equal(await sandpit.page.getByTestId("ask-verdict").getAttribute("data-verified"), "true");
   });
 
+  test("a verified fix goes to the model in the tool result's first line with its diff, and the panel shows it", async () => {
+    await fresh();
+    const broken = "stamp = datetime(2024, 1, 2).isoformat()\nprint(stamp)";
+    const tests = "assert stamp == '2024-01-02T00:00:00'";
+    stub.script(
+      { calls: [runCall("f1", broken, tests)] },
+      { text: ["Importing datetime, as Sandpit proposes."], calls: [runCall("f2", `from datetime import datetime\n${broken}`, tests)] },
+      { text: ["Done."] },
+    );
+    await ask("Print 2 January 2024 in ISO format");
+    const [result] = toolMessages(stub.requests[1]);
+    assert.equal(result.split("\n")[0], "The code raised an exception. Sandpit found a fix and ran it: it works (from datetime import datetime).");
+    assert.match(result, /\n--- fix, verified: from datetime import datetime ---\n--- submitted\n\+\+\+ fixed\n@@ [^\n]+ @@\n\+from datetime import datetime\n/);
+    const fix = sandpit.page.getByTestId("ask-call").first().locator(".sandpit-fix");
+    assert.equal(await fix.getAttribute("data-sandpit-verified"), "true");
+    assert.match(await fix.locator(".sandpit-fix-summary").textContent(), /^Fix: from datetime import datetime \(verified/);
+    assert.equal(await fix.getByTestId("apply-fix").count(), 1, "the page's editor can take it");
+    assert.equal(await sandpit.page.getByTestId("ask-verdict").getAttribute("data-verified"), "true");
+  });
+
   test("failing tests go back with the compared values, and the repair makes them pass", async () => {
     await fresh();
     const tests = "assert mean([1, 2, 3]) == 2";
@@ -237,7 +257,7 @@ describe("the Ask panel with an OpenAI-compatible endpoint", () => {
     assert.match(first, /"compared":\{"left":"1.5","op":"==","right":"2"\}/);
     const failedRun = sandpit.page.getByTestId("ask-call").first();
     assert.equal(await failedRun.getAttribute("data-failed"), "true", "a failed test makes the call an error");
-    assert.equal(await failedRun.getByTestId("test-explanation").textContent(), "assert 1.5 == 2\n +  where 1.5 = mean([1, 2, 3])");
+    assert.equal(await failedRun.locator(".sandpit-test-explanation").textContent(), "assert 1.5 == 2\n +  where 1.5 = mean([1, 2, 3])");
     assert.equal(await sandpit.page.getByTestId("ask-verdict").getAttribute("data-verified"), "true");
   });
 

@@ -7,7 +7,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import { serveDemo } from "../../scripts/serve.mjs";
-import { READY_TIMEOUT_MS, startApp } from "./harness.mjs";
+import { embedHeadless } from "./harness.mjs";
+
+/** The pool's size the deployment sets here, whatever the machine's cores and memory. */
+const WORKERS = 2;
 
 describe("runMany", () => {
   let app;
@@ -20,16 +23,7 @@ describe("runMany", () => {
       isolated: true,
       files: { "/host.html": { type: "text/html", body: "<!doctype html><title>grader</title>" } },
     });
-    app = await startApp({ embedOrigins: [new URL(host.url).origin] });
-    sandpit = await app.newPage();
-    await sandpit.page.goto(new URL("host.html", host.url).href);
-    await sandpit.page.evaluate(
-      async ({ appUrl, timeoutMs }) => {
-        const { Sandpit } = await import(new URL("sandpit-client.js", appUrl).href);
-        window.sandpit = await Sandpit.create({ headless: true, timeoutMs });
-      },
-      { appUrl: app.url, timeoutMs: READY_TIMEOUT_MS },
-    );
+    ({ app, sandpit } = await embedHeadless(host, { max_workers: WORKERS }));
   });
   after(async () => {
     await app?.close();
@@ -63,7 +57,7 @@ describe("runMany", () => {
       `${count}(5, json.count)`,
     ];
     const { results, progress, workers } = await runMany(programs);
-    assert.equal(workers, 2, "the widget says how many sessions it runs at once (two cores here)");
+    assert.equal(workers, WORKERS, "the widget says how many sessions it runs at once: the deployment's pool");
     assert.deepEqual(
       results.map((r) => r.status),
       ["ok", "ok", "error", "ok", "ok", "ok"],
@@ -74,7 +68,7 @@ describe("runMany", () => {
     assert.deepEqual(results[0].value.json, [0, results[0].value.json[1]]);
     assert.equal(results[3].value.json[2], false, "files do not leak from one program to the next");
     const counts = results.filter((r) => r.status === "ok").map((r) => r.value.json[1]);
-    assert.equal(counts.filter((c) => c === 1).length, 2, `two workers shared the programs: ${counts}`);
+    assert.equal(counts.filter((c) => c === 1).length, WORKERS, `${WORKERS} workers shared the programs: ${counts}`);
     assert.deepEqual(
       progress.map((p) => p.done),
       [1, 2, 3, 4, 5, 6],
@@ -87,7 +81,7 @@ describe("runMany", () => {
     // The client sees the batch's sessions, each with a worker of its own, idle now.
     const states = await sandpit.page.evaluate(() => window.sandpit.sessions());
     const lanes = states.filter((s) => s.name.startsWith("batch-"));
-    assert.equal(lanes.length, 2, JSON.stringify(states));
+    assert.equal(lanes.length, WORKERS, JSON.stringify(states));
     assert.ok(lanes.every((s) => s.phase === "idle" && s.queued === 0), JSON.stringify(states));
   });
 

@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { runBench } from "../../bench/bench.mjs";
 import { writeReport } from "../../bench/report.mjs";
 
-const TINY = { loads: 1, roundTrips: 2, passes: 1, programs: 5, memoryRuns: 10, recoveries: 1, asks: 1, keystrokes: 5, batches: 1 };
+const TINY = { loads: 1, firstVisits: 1, roundTrips: 2, passes: 1, programs: 5, memoryRuns: 10, recoveries: 1, asks: 1, keystrokes: 5, batches: 1, fixPasses: 1, poolPasses: 1 };
 
 function assertMeasured(figure, who, summary) {
   const label = `${figure.id} (${who})`;
@@ -28,14 +28,14 @@ function assertMeasured(figure, who, summary) {
   assert.ok(summary.n >= 1, `${label}: no samples`);
 }
 
-test("the benchmark harness measures every figure", { timeout: 360_000 }, async () => {
+test("the benchmark harness measures every figure", { timeout: 480_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), "sandpit-bench-"));
   try {
     await writeReport(await runBench(TINY), dir);
     const results = JSON.parse(await readFile(join(dir, "results.json"), "utf8"));
 
     const figures = new Set(results.figures.map((f) => f.figure));
-    assert.deepEqual([...figures].sort((a, b) => Number(a) - Number(b)), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]);
+    assert.deepEqual([...figures].sort((a, b) => Number(a) - Number(b)), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"]);
     for (const figure of results.figures) {
       assertMeasured(figure, "sandpit", figure.sandpit);
       if (figure.raw !== null) assertMeasured(figure, "raw", figure.raw);
@@ -45,6 +45,12 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
     }
     assert.equal(results.settings.programs, TINY.programs);
     assert.ok(results.machine.nproc >= 1 && results.machine.cpu && results.machine.chromium);
+
+    // Figure 12: every failing program ran, and those a fix was proved for say how long the proof took.
+    const [fixPass] = results.details.fixes.passes;
+    assert.equal(fixPass.length, results.details.fixes.names.length);
+    assert.ok(fixPass.every((p) => p.status === "error"), "every program of bench/failing fails");
+    assert.ok(fixPass.filter((p) => p.verified).every((p) => Number.isInteger(p.trialMs) && p.trialMs >= 0));
 
     // Figure 5 in both of Sandpit's ways of stopping a run, each sample traced to the end.
     const recoveries = results.figures.filter((f) => f.figure === "5").map((f) => f.id);
@@ -69,6 +75,10 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
       assert.ok(ids.includes(`${id}_agent`), `${id}_agent is missing`);
     }
     assert.ok(results.details.memory["sandpit-client"].last.workers >= 1, "the widget's workers are measured");
+    // The relay path: a stdio client through the MCP server to a tab, each call's time in the tab noted too.
+    assert.ok(ids.includes("round_trip_trivial_p50_relay"), "the relay row is missing");
+    assert.equal(results.details.relay.trivialMs.length, TINY.roundTrips);
+    assert.equal(results.details.relay.inTabMs.length, TINY.roundTrips);
 
     // Figure 9: HumanEval's first programs through runMany and raw, every one of them run.
     const batch = results.details.batch;
@@ -96,6 +106,16 @@ test("the benchmark harness measures every figure", { timeout: 360_000 }, async 
       "chat_ui_round_trip_trivial_p50",
       "chat_ui_throughput",
     ]) {
+      assert.ok(ids.includes(id), `${id} is missing`);
+    }
+
+    // Figure 14: 300 calls over two and six sessions, new sessions' first calls, a parked session's restore.
+    const { pool } = results.details;
+    assert.deepEqual([pool.few.length, pool.many.length, pool.restore.length], [1, 1, 1]);
+    assert.equal(pool.fresh.length, pool.resident.length);
+    assert.equal(pool.restore[0].restored.replayed, 200);
+    assert.equal(pool.restore[0].value, 100, "the parked session's state came back");
+    for (const id of ["pool_calls_few_sessions", "pool_calls_many_sessions", "pool_restore_parked", "pool_new_session_first_call"]) {
       assert.ok(ids.includes(id), `${id} is missing`);
     }
 

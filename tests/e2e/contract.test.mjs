@@ -47,7 +47,7 @@ describe("the run contract", () => {
   test("the value is the last expression's however the code is laid out, and an error in it keeps its line", async () => {
     // The runner splits the last line off by looking at the lines, and falls
     // back to Python's parse tree where that look can be fooled; each case
-    // here takes one of those ways (runner.py, `_compile`).
+    // here takes one of those ways (the runner's `compile_cell`).
     const cases = [
       ["1 + 1", "2"],
       ["x = 6\nx * 7", "42"],
@@ -164,7 +164,7 @@ describe("the run contract", () => {
     assert.equal(error.source[1].text, "    return a / b");
     assert.match(error.traceback, /line 6, in <module>/);
     assert.match(error.traceback, /line 2, in ratio/);
-    assert.doesNotMatch(error.traceback, /_sandpit_runner/);
+    assert.doesNotMatch(error.traceback, /sandpit_runner/);
     assert.equal(error.hint, null);
   });
 

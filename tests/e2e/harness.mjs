@@ -100,7 +100,7 @@ const validWorkerMessage = ajv.getSchema("protocol#/$defs/WorkerMessage");
  * as `{ from, kind, data }`: each message is an object with one field, named
  * for its kind (`{ done: { id, result } }`), and `kind` is that name.
  */
-function recordWorkerMessages() {
+export function recordWorkerMessages() {
   window.__sandpitMessages = [];
   const record = (from, data) =>
     window.__sandpitMessages.push({ from, kind: Object.keys(data ?? {})[0], data });
@@ -249,6 +249,29 @@ export async function startApp({ isolated = true, secure = true, allowOrigins, e
       for (const opened of profiles) await opened.close();
     },
   };
+}
+
+/**
+ * A chat page of its own origin, served by `serveDemo` at `host` (with a
+ * `/host.html`), that embeds the app's headless widget through
+ * sandpit-client.js as `window.sandpit`; `sessions` is the deployment's
+ * pool settings, if any. Returns the app and the page object.
+ *
+ * @param {{ url: string }} host
+ * @param {object} [sessions]
+ */
+export async function embedHeadless(host, sessions) {
+  const app = await startApp({ embedOrigins: [new URL(host.url).origin], sessions });
+  const sandpit = await app.newPage();
+  await sandpit.page.goto(new URL("host.html", host.url).href);
+  await sandpit.page.evaluate(
+    async ({ appUrl, timeoutMs }) => {
+      const { Sandpit } = await import(new URL("sandpit-client.js", appUrl).href);
+      window.sandpit = await Sandpit.create({ headless: true, timeoutMs });
+    },
+    { appUrl: app.url, timeoutMs: READY_TIMEOUT_MS },
+  );
+  return { app, sandpit };
 }
 
 /**

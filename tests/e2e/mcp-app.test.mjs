@@ -1,204 +1,33 @@
 // @ts-check
-// Sandpit's local MCP server with a chat host that shows MCP App views: the
-// host page is a test double of a chat UI, built from the real parts: ext-apps'
-// AppBridge, the official MCP SDK client over Streamable HTTP to the real
-// server, a sandbox proxy on another origin that frames the view under the
-// CSP the resource declares, and the real built app's widget inside the view.
-// Also: a client without views and no tab, a paired tab, refused tabs.
+// Sandpit's local MCP server with a chat host that shows MCP App views (the
+// test double of mcp-app-harness.mjs: ext-apps' AppBridge, the official MCP
+// SDK client over Streamable HTTP to the real server, a sandbox proxy on
+// another origin) and the real built app's widget inside each view.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { build } from "esbuild";
-
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-
-import { serveDemo } from "../../scripts/serve.mjs";
 import { startCanary } from "./canary.mjs";
 import { DIST, launchChromium, RED_SQUARE_CLASS, RUN_TIMEOUT_MS } from "./harness.mjs";
-import { startHttpServer, TOKEN } from "./mcp-app-harness.mjs";
-
-/** The host's side, bundled for the browser: AppBridge and the SDK client. */
-async function hostBundle() {
-  const { outputFiles } = await build({
-    stdin: {
-      contents: `
-        import { AppBridge, PostMessageTransport, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
-        import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-        window.kit = { AppBridge, PostMessageTransport, RESOURCE_MIME_TYPE, Client, StreamableHTTPClientTransport };
-      `,
-      resolveDir: process.cwd(),
-    },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    logLevel: "silent",
-  });
-  return outputFiles[0].text;
-}
-
-/**
- * The sandbox proxy a host frames views through: it receives the view's HTML
- * from the host, frames it with the sandbox flags the host chose and a CSP
- * built from the resource's `_meta.ui.csp`, and relays messages between the
- * two, each only from the frame it belongs to.
- */
-const PROXY_PAGE = `<!doctype html><meta charset="utf-8"><title>proxy</title><body><script>
-  let inner = null;
-  const list = (domains) => (domains ?? []).join(" ");
-  const policy = (csp = {}) => [
-    "default-src 'none'",
-    "script-src 'unsafe-inline' " + list(csp.resourceDomains),
-    "style-src 'unsafe-inline' " + list(csp.resourceDomains),
-    "img-src data: " + list(csp.resourceDomains),
-    "font-src " + (list(csp.resourceDomains) || "'none'"),
-    "connect-src " + (list(csp.connectDomains) || "'none'"),
-    "frame-src " + (list(csp.frameDomains) || "'none'"),
-    "base-uri 'none'",
-  ].join("; ");
-  addEventListener("message", (event) => {
-    if (event.source === parent) {
-      const message = event.data;
-      if (message?.method === "ui/notifications/sandbox-resource-ready") {
-        const { html, sandbox, csp } = message.params;
-        inner = document.createElement("iframe");
-        inner.setAttribute("sandbox", sandbox);
-        inner.style.cssText = "border: 0; width: 100%; height: 400px";
-        const meta = '<meta http-equiv="Content-Security-Policy" content="' + policy(csp) + '">';
-        inner.srcdoc = html.replace("<head>", "<head>" + meta);
-        document.body.append(inner);
-        return;
-      }
-      inner?.contentWindow?.postMessage(message, "*");
-    } else if (inner && event.source === inner.contentWindow) {
-      parent.postMessage(event.data, "*");
-    }
-  });
-  parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }, "*");
-</script></body>`;
-
-/** The chat host: calls a tool, shows its view, answers the view's calls, can cancel. */
-const HOST_SCRIPT = `
-  const { AppBridge, PostMessageTransport, RESOURCE_MIME_TYPE, Client, StreamableHTTPClientTransport } = window.kit;
-  window.host = {
-    async connect(mcpUrl) {
-      this.client = new Client(
-        { name: "test-chat-host", version: "1.0.0" },
-        { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } } },
-      );
-      await this.client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
-    },
-    call(name, args, { proxyUrl, sandbox }) {
-      const client = this.client;
-      const abort = new AbortController();
-      const outcome = (async () => {
-        const { tools } = await client.listTools();
-        const tool = tools.find((t) => t.name === name);
-        const { contents: [resource] } = await client.readResource({ uri: tool._meta.ui.resourceUri });
-        const iframe = document.createElement("iframe");
-        iframe.setAttribute("sandbox", "allow-scripts allow-same-origin");
-        iframe.style.cssText = "border: 0; width: 100%; height: 420px";
-        iframe.src = proxyUrl;
-        const bridge = new AppBridge(client, { name: "test-chat-host", version: "1.0.0" }, { serverTools: {} }, {
-          hostContext: { toolInfo: { tool } },
-        });
-        bridge.onsandboxready = () =>
-          bridge.sendSandboxResourceReady({ html: resource.text, sandbox, csp: resource._meta?.ui?.csp });
-        const initialized = new Promise((resolve) => (bridge.oninitialized = resolve));
-        document.body.append(iframe);
-        await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
-        const progress = [];
-        const calling = client.callTool(
-          { name, arguments: args },
-          { signal: abort.signal, timeout: 120000, onprogress: (update) => progress.push(update) },
-        );
-        this.cancel = () => {
-          abort.abort("the person pressed stop");
-          bridge.sendToolCancelled({ reason: "the person pressed stop" });
-        };
-        await initialized;
-        await bridge.sendToolInput({ arguments: args });
-        try {
-          const result = await calling;
-          await bridge.sendToolResult(result);
-          return { result, progress, csp: resource._meta?.ui?.csp, mimeType: resource.mimeType };
-        } catch (error) {
-          return { error: String(error?.message ?? error) };
-        }
-      })();
-      this.pending = outcome;
-      return outcome;
-    },
-  };
-`;
-
-const HOST_PAGE = `<!doctype html><meta charset="utf-8"><title>chat host</title><body>
-<script type="module" src="/kit.js"></script><script type="module" src="/host.js"></script></body>`;
-
+import { MODERN_REVISION, openHost, serveChatHost, startHttpServer } from "./mcp-app-harness.mjs";
 
 /** @type {Awaited<ReturnType<typeof startHttpServer>>} */
 let server;
-/** @type {Awaited<ReturnType<typeof serveDemo>>} */
-let hostSite;
-/** @type {Awaited<ReturnType<typeof serveDemo>>} */
-let proxySite;
+/** @type {Awaited<ReturnType<typeof serveChatHost>>} */
+let site;
 /** @type {import("playwright-core").Browser} */
 let browser;
 
 before(async () => {
-  server = await startHttpServer(["--dist", DIST]);
-  const kit = await hostBundle();
-  hostSite = await serveDemo({
-    files: {
-      "/host.html": { type: "text/html", body: HOST_PAGE },
-      "/kit.js": { type: "text/javascript", body: kit },
-      "/host.js": { type: "text/javascript", body: HOST_SCRIPT },
-    },
-  });
-  proxySite = await serveDemo({ files: { "/proxy.html": { type: "text/html", body: PROXY_PAGE } } });
+  server = await startHttpServer({ args: ["--dist", DIST] });
+  site = await serveChatHost();
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await hostSite?.close();
-  await proxySite?.close();
+  await site?.close();
   await server?.stop();
 });
-
-/**
- * A chat host page with its own browser context, connected to the server;
- * page errors are collected.
- */
-async function openHost() {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  /** @type {string[]} */
-  const errors = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(new URL("host.html", hostSite.url).href);
-  await page.waitForFunction(() => "host" in window && "kit" in window);
-  await page.evaluate((mcpUrl) => /** @type {any} */ (window).host.connect(mcpUrl), server.mcpUrl);
-  return { page, errors, close: () => context.close() };
-}
-
-/**
- * Calls `name` through the host, its view framed with `sandbox`.
- *
- * @param {import("playwright-core").Page} page
- * @param {string} name
- * @param {object} args
- * @param {string} sandbox
- * @returns {Promise<any>}
- */
-function callThroughHost(page, name, args, sandbox) {
-  const proxyUrl = new URL("proxy.html", proxySite.url).href;
-  return page.evaluate(
-    ({ name, args, proxyUrl, sandbox }) => /** @type {any} */ (window).host.call(name, args, { proxyUrl, sandbox }),
-    { name, args, proxyUrl, sandbox },
-  );
-}
 
 /** @param {import("playwright-core").Page} page */
 const viewFrame = (page) => page.frames().find((frame) => frame.url() === "about:srcdoc");
@@ -209,10 +38,10 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
   const SANDBOX = "allow-scripts allow-same-origin";
 
   test("runs the code in the view on another origin and hands the client the result", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
-    const host = await openHost();
+    const host = await openHost(browser, site, server.mcpUrl);
     try {
       const code = `${RED_SQUARE_CLASS}\nprint('hello from the view')\ndisplay(RedSquare())\n6 * 7`;
-      const outcome = await callThroughHost(host.page, "run_python", { code, session: "s1" }, SANDBOX);
+      const outcome = await host.call("run_python", { code, session: "s1" }, SANDBOX);
       assert.equal(outcome.error, undefined, outcome.error);
       const { result } = outcome;
       assert.equal(outcome.mimeType, "text/html;profile=mcp-app");
@@ -235,8 +64,8 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
       const view = viewFrame(host.page);
       assert.ok(view, "the view is framed");
       const origin = await view.evaluate(() => self.origin);
-      assert.equal(origin, new URL(proxySite.url).origin, "the view has the sandbox origin");
-      assert.notEqual(origin, new URL(hostSite.url).origin);
+      assert.equal(origin, new URL(site.proxyUrl).origin, "the view has the sandbox origin");
+      assert.notEqual(origin, new URL(site.hostUrl).origin);
       await view.locator('[data-testid="view-output"]', { hasText: "hello from the view" }).waitFor();
       await view.locator('[data-testid="view-figures"] img').waitFor();
       assert.deepEqual(host.errors, []);
@@ -246,16 +75,17 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
   });
 
   test("an error comes back with its line, and the session's state carries over to the next view", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
-    const host = await openHost();
+    const host = await openHost(browser, site, server.mcpUrl);
     try {
-      const first = await callThroughHost(host.page, "run_python", { code: "kept = 5", session: "s2" }, SANDBOX);
+      const first = await host.call("run_python", { code: "kept = 5", session: "s2" }, SANDBOX);
       assert.equal(first.result?.structuredContent?.status, "ok", JSON.stringify(first));
-      const outcome = await callThroughHost(host.page, "run_python", { code: "x = kept\nundefined_name + x", session: "s2" }, SANDBOX);
+      const outcome = await host.call("run_python", { code: "x = kept\nundefined_name + x", session: "s2" }, SANDBOX);
       const { result } = outcome;
       assert.equal(result.isError, true);
       assert.equal(result.structuredContent.status, "error");
       assert.equal(result.structuredContent.error.type, "NameError");
       assert.equal(result.structuredContent.error.line, 2, "the error's line, after the replayed run set `kept`");
+      assert.deepEqual(result.structuredContent.restored, { replayed: 1, lost: [], before_run: true }, "the view's interpreter was rebuilt first");
       assert.match(result.content[0].text, /NameError/);
       const views = host.page.frames().filter((frame) => frame.url() === "about:srcdoc");
       await views.at(-1)?.locator('[data-testid="view-error"]', { hasText: "NameError" }).waitFor();
@@ -265,10 +95,10 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
   });
 
   test("cancel from the client stops the run in the view", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
-    const host = await openHost();
+    const host = await openHost(browser, site, server.mcpUrl);
     try {
       const code = "import time\nfor i in range(600):\n    print('tick', i, flush=True)\n    time.sleep(0.1)";
-      const proxyUrl = new URL("proxy.html", proxySite.url).href;
+      const { proxyUrl } = site;
       await host.page.evaluate(
         ({ code, proxyUrl, sandbox }) => {
           /** @type {any} */ (window).host.call("run_python", { code, session: "s3" }, { proxyUrl, sandbox });
@@ -296,7 +126,7 @@ describe("a chat host that shows MCP App views, framed allow-scripts allow-same-
 describe("Python in a view", () => {
   test("reaches no network and no storage", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
     const canary = await startCanary();
-    const host = await openHost();
+    const host = await openHost(browser, site, server.mcpUrl);
     try {
       const code = [
         "import js",
@@ -315,7 +145,7 @@ describe("Python in a view", () => {
         "    found['eval'] = type(error).__name__",
         "found",
       ].join("\n");
-      const { result } = await callThroughHost(host.page, "run_python", { code }, "allow-scripts allow-same-origin");
+      const { result } = await host.call("run_python", { code }, "allow-scripts allow-same-origin");
       assert.equal(result.structuredContent.status, "ok", JSON.stringify(result.content));
       const found = result.structuredContent.value.json;
       assert.notEqual(found.fetch, "reached");
@@ -340,10 +170,10 @@ describe("a chat host that frames views allow-scripts only (an opaque origin)", 
   const SANDBOX = "allow-scripts";
 
   test("runs the code on the view's own thread, says what that costs, and a timeout replaces the interpreter", { timeout: RUN_TIMEOUT_MS * 4 }, async () => {
-    const host = await openHost();
+    const host = await openHost(browser, site, server.mcpUrl);
     try {
       const code = `${RED_SQUARE_CLASS}\nprint('on the view thread')\ndisplay(RedSquare())\nkept = 6 * 7\nkept`;
-      const outcome = await callThroughHost(host.page, "run_python", { code, session: "t1" }, SANDBOX);
+      const outcome = await host.call("run_python", { code, session: "t1" }, SANDBOX);
       assert.equal(outcome.error, undefined, outcome.error);
       const { result } = outcome;
       assert.equal(result.isError, false, JSON.stringify(result.content));
@@ -361,9 +191,9 @@ describe("a chat host that frames views allow-scripts only (an opaque origin)", 
 
       // A run that never pauses is stopped at its timeout; the view stays
       // usable, and the session comes back by replay.
-      const stuck = await callThroughHost(host.page, "run_python", { code: "while True:\n    pass", session: "t1", timeout_seconds: 2 }, SANDBOX);
+      const stuck = await host.call("run_python", { code: "while True:\n    pass", session: "t1", timeout_seconds: 2 }, SANDBOX);
       assert.equal(stuck.result?.structuredContent?.status, "timeout", JSON.stringify(stuck));
-      const after = await callThroughHost(host.page, "run_python", { code: "kept + 1", session: "t1" }, SANDBOX);
+      const after = await host.call("run_python", { code: "kept + 1", session: "t1" }, SANDBOX);
       assert.equal(after.result?.structuredContent?.value?.repr, "43", JSON.stringify(after.result?.content));
       assert.deepEqual(host.errors, []);
     } finally {
@@ -373,7 +203,7 @@ describe("a chat host that frames views allow-scripts only (an opaque origin)", 
 
   test("Python on the view's thread reaches no network and no storage, and cannot navigate its frame away", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
     const canary = await startCanary();
-    const host = await openHost();
+    const host = await openHost(browser, site, server.mcpUrl);
     try {
       const code = [
         "import js",
@@ -397,7 +227,7 @@ describe("a chat host that frames views allow-scripts only (an opaque origin)", 
         "    found['eval'] = type(error).__name__",
         "found",
       ].join("\n");
-      const { result } = await callThroughHost(host.page, "run_python", { code, session: "t2" }, SANDBOX);
+      const { result } = await host.call("run_python", { code, session: "t2" }, SANDBOX);
       assert.equal(result.structuredContent.status, "ok", JSON.stringify(result.content));
       const found = result.structuredContent.value.json;
       assert.notEqual(found.fetch, "reached");
@@ -411,8 +241,8 @@ describe("a chat host that frames views allow-scripts only (an opaque origin)", 
       // Leaving with data in the address: the widget's page lets its frames
       // go nowhere else (the frame's page is replaced by the browser's error page).
       const away = `import js\njs.location.href = '${canary.origin}/navigated?secret=2'`;
-      await callThroughHost(host.page, "run_python", { code: away, session: "t3", timeout_seconds: 3 }, SANDBOX);
-      const next = await callThroughHost(host.page, "run_python", { code: "'still here'", session: "t4" }, SANDBOX);
+      await host.call("run_python", { code: away, session: "t3", timeout_seconds: 3 }, SANDBOX);
+      const next = await host.call("run_python", { code: "'still here'", session: "t4" }, SANDBOX);
       assert.equal(next.result?.structuredContent?.value?.repr, "'still here'", JSON.stringify(next));
       assert.deepEqual(canary.requests, [], "nothing reached the canary");
     } finally {
@@ -422,101 +252,23 @@ describe("a chat host that frames views allow-scripts only (an opaque origin)", 
   });
 });
 
-describe("a client that shows no views", () => {
-  /** An official SDK client over Streamable HTTP that declares no MCP Apps support. */
-  async function plainClient() {
-    const client = new Client({ name: "plain-client", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
-    return client;
-  }
-
-  test("with no tab, the call ends within its timeout and says what to open", async () => {
-    const client = await plainClient();
+describe("a chat host on protocol 2026-07-28", () => {
+  test("runs the code in the view, with the output as progress and no session", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
+    const host = await openHost(browser, site, server.mcpUrl, MODERN_REVISION);
     try {
-      const result = /** @type {any} */ (await client.callTool({ name: "run_python", arguments: { code: "1", timeout_seconds: 1 } }));
-      assert.equal(result.isError, true);
-      assert.match(result.content[0].text, /no Sandpit tab is connected/);
-      assert.ok(result.content[0].text.includes(server.tabUrl), result.content[0].text);
-      assert.ok(server.tabUrl.includes(`pair=${TOKEN}`));
-    } finally {
-      await client.close();
-    }
-  });
-
-  test("with a paired tab, the tab runs it", { timeout: RUN_TIMEOUT_MS * 2 }, async () => {
-    const context = await browser.newContext();
-    const client = await plainClient();
-    try {
-      const tab = await context.newPage();
-      await tab.goto(server.tabUrl);
-      await tab.locator('[data-testid="relay-state"][data-state="connected"]').waitFor({ timeout: RUN_TIMEOUT_MS });
-      assert.match(
-        (await tab.locator('[data-testid="relay-state"]').getAttribute("title")) ?? "",
-        new RegExp(`pairing token ${TOKEN}`),
-        "the tab shows the pairing token",
-      );
-      /** @type {any[]} */
-      const progress = [];
-      const result = /** @type {any} */ (
-        await client.callTool({ name: "run_python", arguments: { code: "print('in the tab')\n2 ** 10" } }, undefined, {
-          timeout: RUN_TIMEOUT_MS,
-          onprogress: (update) => progress.push(update),
-        })
-      );
-      assert.equal(result.isError, false, JSON.stringify(result.content));
-      assert.equal(result.structuredContent.stdout, "in the tab\n");
-      assert.equal(result.structuredContent.value.repr, "1024");
+      assert.equal(host.negotiated, MODERN_REVISION);
+      assert.ok((await host.toolNames()).includes("sandpit_view_claim"), "the host declared the MCP Apps extension in each request");
+      const outcome = await host.call("run_python", { code: "print('per request')\n2 + 2", session: "m1" }, "allow-scripts allow-same-origin");
+      assert.equal(outcome.error, undefined, outcome.error);
+      assert.equal(outcome.result.isError, false, JSON.stringify(outcome.result.content));
+      assert.equal(outcome.result.structuredContent.value.repr, "4");
       assert.deepEqual(
-        progress.map((update) => [update._meta?.["sandpit/stream"], update.message]),
-        [["stdout", "in the tab\n"]],
-        "the tab's output reached the client as progress",
+        outcome.progress.map((/** @type {any} */ update) => [update._meta?.["sandpit/stream"], update.message]),
+        [["stdout", "per request\n"]],
       );
-
-      // The client's cancel reaches the tab's run.
-      const stop = new AbortController();
-      const slow = client
-        .callTool({ name: "run_python", arguments: { code: "import time\nfor i in range(600):\n    time.sleep(0.1)" } }, undefined, {
-          signal: stop.signal,
-          timeout: RUN_TIMEOUT_MS,
-        })
-        .catch((/** @type {Error} */ error) => error.message);
-      await tab.locator('[data-testid="run-entry"][data-phase="running"]').waitFor({ timeout: RUN_TIMEOUT_MS });
-      stop.abort("enough");
-      await slow;
-      await tab.locator('[data-testid="run-entry"][data-phase="cancelled"]').waitFor({ timeout: RUN_TIMEOUT_MS });
+      assert.deepEqual(host.errors, []);
     } finally {
-      await client.close();
-      await context.close();
-    }
-  });
-
-  test("a tab with the wrong token, or from an origin not allowed, is refused", { timeout: RUN_TIMEOUT_MS }, async () => {
-    const context = await browser.newContext();
-    try {
-      const tab = await context.newPage();
-      const wrong = server.tabUrl.replace(`pair=${TOKEN}`, "pair=guessed");
-      await tab.goto(wrong);
-      await tab.locator('[data-testid="relay-state"]').waitFor();
-      const refused = () => server.log.some((line) => line.includes("wrong or missing pairing token"));
-      while (!refused()) await tab.waitForTimeout(100);
-
-      // A page elsewhere (the host's origin) opens the same socket with the right token.
-      const port = new URL(server.url).port;
-      const page = await context.newPage();
-      await page.goto(new URL("host.html", hostSite.url).href);
-      const closed = await page.evaluate(
-        ({ port, token }) =>
-          new Promise((resolve) => {
-            const socket = new WebSocket(`ws://127.0.0.1:${port}`, ["webmcp.v1"]);
-            socket.onmessage = () => socket.send(JSON.stringify({ type: "hello", token }));
-            socket.onclose = (event) => resolve({ code: event.code, opened: event.wasClean });
-          }),
-        { port, token: TOKEN },
-      );
-      assert.equal(/** @type {any} */ (closed).code, 1006, "the handshake itself is refused");
-      assert.ok(server.log.some((line) => line.includes(`refused a tab from ${new URL(hostSite.url).origin}`)));
-    } finally {
-      await context.close();
+      await host.close();
     }
   });
 });

@@ -136,7 +136,7 @@ describe("the app's memory with many large results", () => {
     assert.deepEqual(await runAll(["1"]), ["ok"]);
     const before = (await pageHeap(sandpit.page)).js;
     const large = Array.from({ length: RUNS }, (_, i) => program(i));
-    // As many small runs as the list keeps (KEPT_RUNS in src/storage.rs): the large ones leave it.
+    // As many small runs as the list keeps (KEPT_RUNS in src/app/mod.rs): the large ones leave it.
     const small = Array.from({ length: 100 }, (_, i) => `${i} + 1`);
     const statuses = await runAll([...large, ...small]);
     assert.ok(statuses.every((status) => status === "ok"), JSON.stringify(statuses));

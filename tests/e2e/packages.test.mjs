@@ -50,6 +50,27 @@ describe("packages", () => {
     );
   });
 
+  test("sandpit.verify's numeric checks load no package, its symbolic ones load the bundled sympy", async () => {
+    // A session of its own, whose Python has not imported sympy yet.
+    await sandpit.newSession("verify");
+    await sandpit.assertHealthy();
+    const close = await sandpit.run("from sandpit import verify\nverify.close({'a': [0.1 + 0.2]}, {'a': [0.3]})");
+    assert.equal(close.value, "True");
+    const loading = (await sandpit.assertHealthy()).filter((m) => ["loading_packages", "package_progress"].includes(m.kind));
+    assert.deepEqual(loading, [], "nothing was loaded for verify.close");
+
+    const holds = await sandpit.run("from sandpit import verify\nverify.equivalent('sin(x)**2 + cos(x)**2', '1', 'x')");
+    assert.equal(holds.phase, "ok", JSON.stringify(holds.json.error));
+    assert.equal(holds.value, "True");
+    const loaded = (await sandpit.assertHealthy()).filter((m) => m.kind === "package_progress");
+    assert.ok(loaded.some((m) => m.data.package_progress.packages.includes("sympy")), "sympy was loaded");
+
+    const fails = await sandpit.run("from sandpit import verify\nverify.equivalent('(x + 1)**2', 'x**2 + 1', 'x')");
+    assert.equal(fails.json.error.type, "VerificationError");
+    assert.match(fails.json.error.message, /differ at \$x = -1000\$: 998001 against 1000001/);
+    assert.ok(!fails.json.error.traceback.includes("sandpit/verify.py"), fails.json.error.traceback);
+  });
+
   test("a run that loads no package gets one message back: its result", async () => {
     await sandpit.assertHealthy();
     assert.equal((await sandpit.run("import json\n1 + 1")).value, "2");
@@ -149,7 +170,7 @@ describe("figures", () => {
 
   test("matplotlib is pointed at Sandpit's capturing backend before any import", async () => {
     const result = await sandpit.run("import os\nos.environ['MPLBACKEND']");
-    assert.equal(result.value, "'module://_sandpit_runner'");
+    assert.equal(result.value, "'module://_sandpit_matplotlib_backend'");
   });
 
   test("the backend's show() captures figures in order through the display path", async () => {
@@ -169,9 +190,9 @@ describe("figures", () => {
         "pyplot.figure = lambda n: figures[n]",
         "pyplot.close = lambda which: figures.clear()",
         "sys.modules['matplotlib.pyplot'] = pyplot",
-        "import _sandpit_runner",
+        "import _sandpit_matplotlib_backend as backend",
         "print('before show')",
-        "_sandpit_runner.show()",
+        "backend.show()",
         "figures[3] = Figure(3)",
         "print('after show')",
       ].join("\n"),

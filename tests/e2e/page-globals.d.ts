@@ -16,6 +16,14 @@ declare global {
     sandpit: any;
     /** An MCP client of the widget, from the official SDK (widget.test.mjs). */
     mcp: any;
+    /** What an embedding page's functions heard (host-functions.test.mjs, host-attacks.test.mjs). */
+    heard: any;
+    /** The functions an embedding page offers (host-functions.test.mjs). */
+    functions: any[];
+    /** A function of the page that is not offered (host-attacks.test.mjs). */
+    secret: () => void;
+    /** The SDK client a host page connected to the widget (sdk-host.mjs). */
+    client: any;
     /** The runtime states the status line showed, in order (pwa.test.mjs). */
     __runtimeStates: string[];
     /** Chromium's find in page. */

@@ -62,6 +62,35 @@ async function markIndex(dir, marker) {
 const pageMarker = (sandpit) =>
   sandpit.page.evaluate(() => document.querySelector('meta[name="sandpit-test"]')?.getAttribute("content") ?? null);
 
+/** The import names of every wheel the bundle ships, from its manifest and lockfile. */
+async function bundledImports() {
+  const manifest = JSON.parse(await readFile(join(DIST, "pyodide/manifest.json"), "utf8"));
+  const lock = JSON.parse(await readFile(join(DIST, "pyodide/pyodide-lock.json"), "utf8"));
+  return manifest.bundled.flatMap((name) => lock.packages[name].imports);
+}
+
+/**
+ * Python that imports each of `names` and evaluates to the ones that failed,
+ * with why: each by its own `import` statement, which is how a run's
+ * packages are found and loaded.
+ */
+const importEach = (names) =>
+  [
+    "failed = {}",
+    ...names.flatMap((name) => ["try:", `    import ${name}`, "except Exception as error:", `    failed[${JSON.stringify(name)}] = repr(error)`]),
+    "failed",
+  ].join("\n");
+
+/** Waits until Settings says the app works offline and the start-up snapshot is kept. */
+async function waitOfflineAndSnapshot(sandpit) {
+  await sandpit.openSettings();
+  const version = await sandpit.waitOfflineReady();
+  await sandpit.page
+    .locator('[data-testid="snapshot-state"][data-state="stored"]')
+    .waitFor({ timeout: 90_000 });
+  return version;
+}
+
 /** The sha256 of what Cache Storage holds for `path` (relative to the app), or null. */
 function cachedSha256(sandpit, path) {
   return sandpit.page.evaluate(async (path) => {
@@ -74,10 +103,18 @@ function cachedSha256(sandpit, path) {
 
 describe("offline", () => {
 
-  test("after one visit online the app starts, runs Python and imports sympy with no network", async () => {
+  test("after one visit online the app starts, runs Python and imports every bundled wheel with no network", async () => {
     const sandpit = await openApp();
     const version = await sandpit.waitOfflineReady();
     assert.equal(version, (await readPrecache(DIST)).version, "the version built is the one cached");
+    const { files } = await readPrecache(DIST);
+    const wheels = Object.keys(files).filter((path) => path.endsWith(".whl"));
+    const kept = Object.values(await sandpit.cacheContents()).flat();
+    assert.deepEqual(
+      wheels.filter((path) => !kept.includes(new URL(path, app.url).href)),
+      [],
+      "every bundled wheel is kept for offline use",
+    );
 
     const HEADERS = [
       "content-security-policy",
@@ -112,6 +149,10 @@ describe("offline", () => {
     // Shown as math (its LaTeX display), so read from the result a model gets.
     assert.equal(sympy.json.value.repr, "2*sqrt(2)");
     assert.deepEqual(sympy.displays.map((d) => d.mime), ["text/latex"]);
+    // And every other bundled wheel, each by the names it is imported as.
+    const imported = await sandpit.run(importEach(await bundledImports()));
+    assert.equal(imported.phase, "ok", JSON.stringify(imported.json?.error));
+    assert.equal(imported.json.value.repr, "{}");
     // The service worker's headers isolate the page: runs stop by interrupt.
     assert.equal(await sandpit.page.evaluate(() => crossOriginIsolated), true);
     const reachable = await sandpit.page.evaluate(() =>
@@ -122,6 +163,40 @@ describe("offline", () => {
     );
     assert.equal(reachable, false, "the network really is gone");
     await sandpit.assertHealthy({ allow: [/ERR_INTERNET_DISCONNECTED.*not-in-the-bundle/] });
+  });
+
+  test("ten times in a row: a first visit online, then offline, a reload runs Python", async () => {
+    for (let visit = 1; visit <= 10; visit++) {
+      app = await startApp();
+      const sandpit = await (await app.newProfilePage()).open();
+      await sandpit.waitReady();
+      // A first run, as a person makes it: the rest of the offline copy downloads after it.
+      assert.equal((await sandpit.run("print('online')")).phase, "ok", `visit ${visit}`);
+      await waitOfflineAndSnapshot(sandpit);
+      await sandpit.page.context().setOffline(true);
+      await app.server.close();
+      await sandpit.reload();
+      await sandpit.waitReady();
+      assert.equal(await sandpit.page.getByTestId("runtime-state").getAttribute("data-snapshot"), "used", `visit ${visit}`);
+      const result = await sandpit.run(`print(${visit} * 7)`);
+      assert.equal(result.phase, "ok", `visit ${visit}: ${JSON.stringify(result.json?.error)}`);
+      assert.deepEqual(result.output, [{ stream: "stdout", text: `${visit * 7}\n` }]);
+      await sandpit.assertHealthy();
+      await app.close();
+      app = null;
+    }
+  });
+
+  test("offline before the copy was kept, a run that needs a wheel says which file it could not load", async () => {
+    const sandpit = await openApp();
+    // Python is up, the page controlled, but no run has asked for the rest of the copy yet.
+    await sandpit.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await sandpit.page.context().setOffline(true);
+    await app.server.close();
+    const result = await sandpit.run("import tabulate");
+    assert.equal(result.phase, "error");
+    assert.match(JSON.stringify(result.json.error), /tabulate-0\.9\.0-py3-none-any\.whl/);
+    await sandpit.assertHealthy({ allow: [/tabulate/, /503/, /ERR_INTERNET_DISCONNECTED/] });
   });
 
   test("the offline copy is downloaded once Python has started, not while it loads", async () => {
@@ -150,14 +225,14 @@ describe("offline", () => {
           const cache = await caches.open(name);
           for (const path of paths) {
             const url = new URL(path, document.baseURI);
-            const body = path.endsWith(".py")
-              ? 'raise SystemExit("tampered runner")\n'
+            const body = path.endsWith(".json")
+              ? JSON.stringify({ "sandpit_runner/__init__.py": 'raise SystemExit("tampered runner")\n' })
               : "<!doctype html><title>tampered</title><p>tampered page</p>";
             if (await cache.match(url)) await cache.put(url, new Response(body));
           }
         }
       }, paths);
-    const tampered = ["index.html", "pyodide-loader/runner.py"];
+    const tampered = ["index.html", "pyodide-loader/python.json"];
     await tamper(tampered);
 
     await sandpit.reload();
@@ -169,7 +244,7 @@ describe("offline", () => {
     }
 
     // Offline, a bad copy cannot be replaced: the request fails, the copy is not run.
-    await tamper(["pyodide-loader/runner.py"]);
+    await tamper(["pyodide-loader/python.json"]);
     await sandpit.page.context().setOffline(true);
     await app.server.close();
     await sandpit.reload();
@@ -513,7 +588,7 @@ describe("the user's files", () => {
 
   test("a file whose keeping failed on an earlier visit is named with the reason after a reload", async () => {
     const sandpit = await openApp();
-    // Written as the app stores such a file (src/storage.rs, StoredFile), as
+    // Written as the app stores such a file (StoredFile in src/store/records.rs), as
     // a failed write would have left it: the bytes are rarely refused on demand.
     const reason = "the browser's storage refused the write (QuotaExceededError)";
     await sandpit.page.evaluate(

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
-import { SNAPSHOT_CACHE, SNAPSHOT_ENTRY } from "../../pyodide-loader/snapshot.mjs";
+import { SNAPSHOT_CACHE, SNAPSHOT_ENTRY } from "../../www/generated/names.js";
 import { reachableNamesCode, startApp } from "./harness.mjs";
 
 /** The snapshot's entry relative to the page: the app serves Pyodide from `pyodide/`. */
@@ -160,7 +160,7 @@ describe("the start-up snapshot", () => {
     const failed = await sandpit.run("x = 1\n1 / 0");
     assert.equal(failed.errorType, "ZeroDivisionError");
     assert.equal(failed.json.error.line, 2);
-    assert.ok(!failed.json.error.traceback.includes("_sandpit_runner"), failed.json.error.traceback);
+    assert.ok(!failed.json.error.traceback.includes("sandpit_runner"), failed.json.error.traceback);
     // A bundled package still loads.
     const six = await sandpit.run("import six\nsix.__name__");
     assert.equal(six.value, "'six'", JSON.stringify(six.json?.error));

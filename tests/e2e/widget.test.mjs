@@ -6,35 +6,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { build } from "esbuild";
-
 import { serveDemo } from "../../scripts/serve.mjs";
 import { RED_SQUARE_CLASS, startApp } from "./harness.mjs";
-
-/** The official SDK client and the iframe transport, bundled for the browser (as a chat UI would). */
-async function sdkBundle() {
-  const { outputFiles } = await build({
-    stdin: {
-      contents: `
-        import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-        import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-        import { IframeParentTransport } from "@mcp-b/transports";
-        window.mcp = { Client, IframeParentTransport, LoggingMessageNotificationSchema };
-      `,
-      resolveDir: process.cwd(),
-    },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-  });
-  return outputFiles[0].text;
-}
+import { connectClient, hostFiles } from "./sdk-host.mjs";
 
 /** The figure stand-in (harness.mjs), shown as the run's value. */
 const RED_SQUARE = `${RED_SQUARE_CLASS}\nRedSquare()`;
-
-const HOST_PAGE = `<!doctype html><meta charset="utf-8"><title>host</title><body><script type="module" src="/sdk.js"></script></body>`;
 
 let host;
 let isolatedHost;
@@ -42,10 +19,7 @@ let stranger;
 let app;
 
 before(async () => {
-  const files = {
-    "/host.html": { type: "text/html", body: HOST_PAGE },
-    "/sdk.js": { type: "text/javascript", body: await sdkBundle() },
-  };
+  const files = await hostFiles();
   host = await serveDemo({ files });
   isolatedHost = await serveDemo({ files, isolated: true });
   stranger = await serveDemo({ files });
@@ -503,18 +477,7 @@ describe("a page the deployment does not list", () => {
       app.url,
     );
     assert.equal(code, -32001);
-    const sdk = await sandpit.page.evaluate(async (widgetUrl) => {
-      const { Client, IframeParentTransport } = window.mcp;
-      const iframe = document.createElement("iframe");
-      iframe.src = widgetUrl;
-      document.body.append(iframe);
-      await new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
-      const transport = new IframeParentTransport({ iframe, targetOrigin: new URL(widgetUrl).origin });
-      return new Client({ name: "stranger", version: "1" }).connect(transport).then(
-        () => "connected",
-        (error) => error.message,
-      );
-    }, new URL("widget.html", app.url).href);
+    const sdk = await connectClient(sandpit.page, new URL("widget.html", app.url).href, "stranger");
     assert.match(sdk, /refuses requests from/);
     const frame = widgetFrame(sandpit.page);
     assert.match(await frame.getByTestId("widget-refused").textContent(), new RegExp(origin));

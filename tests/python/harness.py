@@ -1,15 +1,12 @@
-"""pyodide-loader/runner.py loaded on the machine's own Python, and helpers to
-run code through it as the worker does.
-
-The runner is loaded from its file as the module ``_sandpit_runner``, the name
-the worker installs it under.
-"""
+"""The runner package (pyodide-loader/sandpit_runner) loaded on the machine's
+own Python, and helpers to run code through it as the worker does."""
 
 import asyncio
-import importlib.util
 import json
 import pathlib
 import sys
+import types
+import typing
 
 # pyodide-loader/ is copied into the bundle whole: no __pycache__ may appear in it.
 sys.dont_write_bytecode = True
@@ -17,13 +14,26 @@ sys.dont_write_bytecode = True
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "tests" / "fixtures" / "protocol.schema.json").read_text())["$defs"]
 
-_spec = importlib.util.spec_from_file_location("_sandpit_runner", ROOT / "pyodide-loader" / "runner.py")
-runner = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = runner
-_spec.loader.exec_module(runner)
+sys.path.insert(0, str(ROOT / "pyodide-loader"))
 
-#: Where the runner keeps sessions in the browser; ``run`` refuses to touch it here.
-_BROWSER_SESSIONS_ROOT = runner._SESSIONS_ROOT
+import wire  # noqa: E402
+from sandpit_runner import capture, display, errors, files, job, packages, signals, streams, values  # noqa: E402
+from sandpit_runner import compile as cells  # noqa: E402
+from sandpit_runner.runner import Runner  # noqa: E402
+
+__all__ = [
+    "Runner",
+    "capture",
+    "cells",
+    "display",
+    "errors",
+    "files",
+    "job",
+    "packages",
+    "signals",
+    "streams",
+    "values",
+]
 
 LIMITS = {
     "output_bytes": 1 << 20,
@@ -34,13 +44,56 @@ LIMITS = {
 }
 
 
+class UnderTest:
+    """The runner the ``sandbox`` fixture made for the test in progress."""
+
+    runner: "Runner | None" = None
+
+
 def assert_shape(obj: dict, name: str) -> None:
-    """``obj`` has the keys of the schema's ``name`` (from src/protocol.rs):
-    every required one, and none it does not know."""
-    properties = set(SCHEMA[name]["properties"])
-    assert set(obj) <= properties, f"{name} has unknown keys {set(obj) - properties}"
-    missing = set(SCHEMA[name].get("required", [])) - set(obj)
-    assert not missing, f"{name} lacks {missing}"
+    """``obj`` is a ``name`` as tests/python/wire.py declares it (generated
+    from src/protocol/): every key it requires and none it does not know,
+    each value of its declared type, all the way down."""
+    _conforms(obj, getattr(wire, name), name)
+
+
+def _conforms(value, annotation, path: str) -> None:
+    origin, arguments = typing.get_origin(annotation), typing.get_args(annotation)
+    if annotation is typing.Any:
+        return
+    if typing.is_typeddict(annotation):
+        assert isinstance(value, dict), f"{path} is no object: {value!r}"
+        hints = typing.get_type_hints(annotation)
+        unknown = set(value) - set(hints)
+        assert not unknown, f"{path} has unknown keys {unknown}"
+        missing = annotation.__required_keys__ - set(value)
+        assert not missing, f"{path} lacks {missing}"
+        for key, item in value.items():
+            _conforms(item, hints[key], f"{path}[{key!r}]")
+    elif origin in (types.UnionType, typing.Union):
+        failures = []
+        for choice in arguments:
+            try:
+                return _conforms(value, choice, path)
+            except AssertionError as failure:
+                failures.append(str(failure))
+        raise AssertionError(f"{path} is none of {annotation}: {'; '.join(failures)}")
+    elif origin is typing.Literal:
+        assert value in arguments, f"{path} is {value!r}, not one of {arguments}"
+    elif origin is list:
+        assert isinstance(value, list), f"{path} is no list: {value!r}"
+        for index, item in enumerate(value):
+            _conforms(item, arguments[0], f"{path}[{index}]")
+    elif origin is dict:
+        assert isinstance(value, dict), f"{path} is no object: {value!r}"
+        for key, item in value.items():
+            _conforms(item, arguments[1], f"{path}[{key!r}]")
+    elif annotation is type(None):
+        assert value is None, f"{path} is {value!r}, not null"
+    elif annotation is float:
+        assert type(value) in (int, float), f"{path} is no number: {value!r}"
+    else:
+        assert type(value) is annotation, f"{path} is no {annotation.__name__}: {value!r}"
 
 
 def schema_enum(name: str) -> set:
@@ -59,7 +112,8 @@ def request(code: str, session: str = "test", **fields) -> str:
 def run(code: str, session: str = "test", eager: bool = False, **fields) -> dict:
     """Runs ``code`` as the worker does (under the ``sandbox`` fixture), awaiting
     it when it awaits; the result, with what was streamed under ``"streamed"``."""
-    assert runner._SESSIONS_ROOT != _BROWSER_SESSIONS_ROOT, "use the sandbox fixture"
+    runner = UnderTest.runner
+    assert runner is not None, "use the sandbox fixture"
     streamed = []
     emit = lambda stream, text: streamed.append((stream, text))  # noqa: E731
     outcome = runner.run(request(code, session, **fields), emit, eager)
@@ -68,3 +122,17 @@ def run(code: str, session: str = "test", eager: bool = False, **fields) -> dict
     result = json.loads(outcome)
     assert_shape(result, "RunResult")
     return result | {"streamed": streamed}
+
+
+def describe_value(value, limit: int) -> dict:
+    """``LastValue`` of ``value`` as a run describes it."""
+    return values.describe_value(value, limit, values.safe_repr(value, signals.Interrupts()))
+
+
+#: Where the runner's own code lives: none of it may show in the code's tracebacks.
+RUNNER_DIR = str(ROOT / "pyodide-loader" / "sandpit_runner")
+
+
+def describe_error(error: BaseException, filename: str, code: str) -> dict:
+    """``RunError`` of ``error`` as a run describes it, with no package index."""
+    return errors.describe_error(error, filename, code, signals.Interrupts(), packages.PackageIndex())

@@ -1,15 +1,15 @@
 """Output capture: stdout and stderr kept in write order up to a byte limit
-(``_Capture``), written through the text streams ``sys.stdout`` and
-``sys.stderr`` are during a run (``_OutputStream``, its ``buffer``), and
+(``Capture``), written through the text streams ``sys.stdout`` and
+``sys.stderr`` are during a run (``output_stream``, its ``buffer``), and
 streamed in batches whose timing is decided by a clock the test moves."""
 
 import io
 
 import pytest
+from harness import capture as capturing
+from harness import signals, streams
 
-from harness import runner
-
-FLUSH = runner._STREAM_FLUSH_SECONDS
+FLUSH = capturing.STREAM_FLUSH_SECONDS
 
 
 class Sink:
@@ -24,13 +24,13 @@ class Sink:
 
 def capture(limit=1000, eager=False):
     sink = Sink()
-    return runner._Capture(limit, sink, eager), sink
+    return capturing.Capture(limit, sink, eager), sink
 
 
 def stream(kept, name="stdout", errors="strict"):
     """A text stream as a run's ``sys.stdout`` (or stderr) is, writing into ``kept``."""
-    made = runner._OutputStream(name, errors)
-    made.attach(kept)
+    made = streams.output_stream(name, errors)
+    made.buffer.attach(kept)
     return made
 
 
@@ -136,14 +136,16 @@ class TestBatching:
         writer.flush()
         assert sink.sent == [("stdout", "working")]
 
-    def test_a_nudge_sends_what_waits_once_due(self, clock, monkeypatch):
+    def test_a_nudge_sends_what_waits_once_due(self, clock, host_signals):
         kept, sink = capture()
-        monkeypatch.setattr(runner, "_current_capture", kept)
+        interrupts = signals.Interrupts()
+        interrupts.configure(*host_signals)
+        interrupts.capture = kept
         kept.write("stdout", "before a long computation\n")
-        runner._on_nudge(runner._nudge_signal, None)
+        interrupts.on_nudge(interrupts.nudge_signal, None)
         assert sink.sent == []
         clock.now += FLUSH
-        runner._on_nudge(runner._nudge_signal, None)
+        interrupts.on_nudge(interrupts.nudge_signal, None)
         assert sink.sent == [("stdout", "before a long computation\n")]
 
     def test_eager_output_sends_every_line_and_flush_at_once(self, clock):
@@ -158,7 +160,7 @@ class TestBatching:
     def test_eager_output_sends_a_long_line_in_pieces(self, clock):
         kept, sink = capture(limit=1 << 20, eager=True)
         piece = "x" * 1024
-        writes = runner._STREAM_FLUSH_BYTES // len(piece)
+        writes = capturing.STREAM_FLUSH_BYTES // len(piece)
         for _ in range(writes - 1):
             kept.write("stdout", piece)
         assert sink.sent == []
@@ -173,7 +175,7 @@ class TestBatching:
             sink(stream, text)
             kept.flush()
 
-        kept = runner._Capture(1000, emit, False)
+        kept = capturing.Capture(1000, emit, False)
         kept.write("stdout", "a")
         kept.write("stderr", "b")
         kept.flush()
@@ -196,16 +198,47 @@ class TestOutputStream:
     def test_it_looks_like_cpythons_text_stream_that_is_no_terminal(self):
         writer = stream(capture()[0], "stderr", "backslashreplace")
         assert isinstance(writer, io.TextIOBase)
-        assert (writer.name, writer.encoding, writer.errors, writer.mode) == ("<stderr>", "utf-8", "backslashreplace", "w")
+        assert (writer.name, writer.encoding, writer.errors, writer.mode) == (
+            "<stderr>",
+            "utf-8",
+            "backslashreplace",
+            "w",
+        )
         assert (writer.line_buffering, writer.write_through, writer.newlines) == (False, False, None)
         assert writer.writable() and not writer.readable() and not writer.isatty() and not writer.seekable()
         assert isinstance(writer.buffer, io.BufferedIOBase) and writer.buffer.writable()
 
-    def test_it_has_no_file_descriptor_as_an_in_memory_stream_has_none(self):
+    def test_it_is_cpythons_own_text_stream_type(self):
         writer = stream(capture()[0])
-        for stream_ in (writer, writer.buffer):
-            with pytest.raises(io.UnsupportedOperation):
-                stream_.fileno()
+        assert type(writer) is io.TextIOWrapper
+        assert isinstance(writer, io.TextIOWrapper)
+
+    def test_it_has_the_file_descriptors_cpythons_streams_have(self):
+        out, err = stream(capture()[0]), stream(capture()[0], "stderr")
+        assert (out.fileno(), out.buffer.fileno(), err.fileno()) == (1, 1, 2)
+
+    def test_every_write_reaches_the_capture_in_order_whatever_the_buffering(self):
+        kept, _ = capture()
+        out, err = stream(kept), stream(kept, "stderr")
+        out.reconfigure(write_through=False, line_buffering=False)
+        out.write("a")
+        err.write("b")
+        out.write("c")
+        assert kept.output() == [
+            {"stream": "stdout", "text": "a"},
+            {"stream": "stderr", "text": "b"},
+            {"stream": "stdout", "text": "c"},
+        ]
+
+    def test_a_stream_reconfigured_to_another_encoding_writes_text_in_it(self):
+        kept, _ = capture()
+        writer = stream(kept)
+        writer.reconfigure(encoding="latin-1")
+        writer.write("é")
+        writer.buffer.write("è".encode("latin-1"))
+        writer.reconfigure(encoding="utf-16")
+        writer.write("ü")
+        assert kept.output() == [{"stream": "stdout", "text": "éèü"}]
 
     def test_a_write_of_bytes_is_refused_as_cpython_refuses_it(self):
         with pytest.raises(TypeError, match="must be str, not bytes"):
@@ -225,7 +258,7 @@ class TestOutputStream:
         writer = stream(kept)
         writer.buffer.write(b"\xff!\xc3")
         # A character cut short when the run ends is not lost either.
-        writer.detach_to(None)
+        writer.buffer.detach_to(None)
         assert kept.output() == [{"stream": "stdout", "text": "\ufffd!\ufffd"}]
 
     def test_reconfigure_changes_the_encoding_and_errors_as_cpython(self):
@@ -260,7 +293,7 @@ class TestOutputStream:
 
         kept, _ = capture()
         writer = stream(kept)
-        writer.detach_to(sys.stdout)
+        writer.buffer.detach_to(sys.stdout)
         print("later", file=writer)
         writer.close()
         print("still open", file=writer)

@@ -2,19 +2,19 @@
 the lines (``_split_last_line``), both halves compiled from source, and the
 parse tree where that look is fooled (``_compile``)."""
 
+import ast
 import asyncio
 import warnings
 
 import pytest
-
-from harness import runner
+from harness import cells
 
 FILENAME = "<run-test>"
 
 
 def evaluate(code: str):
     """Compiles ``code`` as a run does and runs it; the last expression's value."""
-    body, last = runner._compile(code, FILENAME)
+    body, last = cells.compile_cell(code, FILENAME)
     namespace = {"__name__": "__main__"}
 
     async def go_on():
@@ -24,7 +24,7 @@ def evaluate(code: str):
         value = None if last is None else eval(last, namespace)
         return await value if asyncio.iscoroutine(value) else value
 
-    if runner._awaits(body) or runner._awaits(last):
+    if cells.awaits(body) or cells.awaits(last):
         return asyncio.run(go_on())
     exec(body, namespace)
     return None if last is None else eval(last, namespace)
@@ -33,11 +33,11 @@ def evaluate(code: str):
 def splits_cleanly(code: str) -> bool:
     """Whether ``code`` takes the fast way: split, the head compiling as
     statements and the tail as one expression."""
-    split = runner._split_last_line(code)
+    split = cells.split_last_line(code)
     if split is None:
         return False
     head, tail = split
-    flags = runner.ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
     try:
         compile(head, FILENAME, "exec", flags=flags)
         compile(tail, FILENAME, "eval", flags=flags)
@@ -48,8 +48,8 @@ def splits_cleanly(code: str) -> bool:
 
 class TestSplitLastLine:
     def test_cuts_before_the_last_line_that_starts_a_statement(self):
-        assert runner._split_last_line("x = 6\nx * 7") == ("x = 6\n", "x * 7")
-        assert runner._split_last_line("x * 7") == ("", "x * 7")
+        assert cells.split_last_line("x = 6\nx * 7") == ("x = 6\n", "x * 7")
+        assert cells.split_last_line("x * 7") == ("", "x * 7")
 
     @pytest.mark.parametrize(
         "code, cut",
@@ -60,21 +60,21 @@ class TestSplitLastLine:
         ],
     )
     def test_lines_that_cannot_start_a_statement_are_passed_over(self, code, cut):
-        head, tail = runner._split_last_line(code)
+        head, tail = cells.split_last_line(code)
         assert head == cut
         assert head + tail == code
 
     def test_none_without_a_line_that_starts_a_statement(self):
-        assert runner._split_last_line("") is None
-        assert runner._split_last_line("   \n# only a comment\n)") is None
+        assert cells.split_last_line("") is None
+        assert cells.split_last_line("   \n# only a comment\n)") is None
 
     def test_crlf_line_ends_split_like_lf(self):
-        assert runner._split_last_line("x = 4\r\nx\r\n") == ("x = 4\r\n", "x\r\n")
+        assert cells.split_last_line("x = 4\r\nx\r\n") == ("x = 4\r\n", "x\r\n")
 
     def test_a_lone_carriage_return_is_left_to_the_tree(self):
         # str.count("\n") would number the tail's lines wrong.
-        assert runner._split_last_line("x = 4\rx") is None
-        assert runner._split_last_line("x = 4\r\ny = 1\rx") is None
+        assert cells.split_last_line("x = 4\rx") is None
+        assert cells.split_last_line("x = 4\r\ny = 1\rx") is None
 
 
 # The e2e contract test runs these in the browser; here each is also marked
@@ -127,16 +127,16 @@ class TestCompile:
         ],
     )
     def test_one_statement_of_no_value_is_compiled_whole(self, code, whole, value):
-        head, _ = runner._split_last_line(code)
-        assert (not head and runner._one_statement_of_no_expression(code)) == whole
+        head, _ = cells.split_last_line(code)
+        assert (not head and cells.one_statement_of_no_expression(code)) == whole
         got = evaluate(code)
         assert (type(got).__name__ if value == "function" else got) == value
         # The tree sees the same: a last expression exactly where a value is expected.
-        tree = runner.ast.parse(code)
-        assert isinstance(tree.body[-1], runner.ast.Expr) == (value is not None)
+        tree = ast.parse(code)
+        assert isinstance(tree.body[-1], ast.Expr) == (value is not None)
 
     def test_code_ending_with_a_statement_has_no_last_expression(self):
-        body, last = runner._compile("x = 1\ndel x", FILENAME)
+        body, last = cells.compile_cell("x = 1\ndel x", FILENAME)
         assert last is None
         assert body.co_filename == FILENAME
 
@@ -160,7 +160,7 @@ class TestCompile:
         with pytest.raises(SyntaxError) as expected:
             compile(code, FILENAME, "exec")
         with pytest.raises(SyntaxError) as raised:
-            runner._compile(code, FILENAME)
+            cells.compile_cell(code, FILENAME)
         assert raised.value.filename == FILENAME
         assert raised.value.lineno == 2
         assert (raised.value.offset, raised.value.msg) == (expected.value.offset, expected.value.msg)
@@ -175,17 +175,17 @@ class TestCompile:
     def test_a_syntax_warning_is_given_once(self, code):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            runner._compile(code, FILENAME)
+            cells.compile_cell(code, FILENAME)
         assert [type(w.message) for w in caught] == [SyntaxWarning]
 
     def test_top_level_await_is_compiled_as_a_coroutine(self):
-        body, last = runner._compile("import asyncio\nawait asyncio.sleep(0)\nx = 1", FILENAME)
-        assert runner._awaits(body) and last is None
-        body, last = runner._compile("import asyncio\nawait asyncio.sleep(0)", FILENAME)
-        assert not runner._awaits(body) and runner._awaits(last)
-        body, last = runner._compile("x = 1\nx", FILENAME)
-        assert not runner._awaits(body) and not runner._awaits(last)
-        assert not runner._awaits(None)
+        body, last = cells.compile_cell("import asyncio\nawait asyncio.sleep(0)\nx = 1", FILENAME)
+        assert cells.awaits(body) and last is None
+        body, last = cells.compile_cell("import asyncio\nawait asyncio.sleep(0)", FILENAME)
+        assert not cells.awaits(body) and cells.awaits(last)
+        body, last = cells.compile_cell("x = 1\nx", FILENAME)
+        assert not cells.awaits(body) and not cells.awaits(last)
+        assert not cells.awaits(None)
 
 
 def _walk(tb):

@@ -5,13 +5,12 @@ of the session's code."""
 import json
 
 import pytest
-
-from harness import assert_shape, run, runner, schema_enum
+from harness import UnderTest, assert_shape, run, schema_enum
 
 
 def complete(code: str, session: str = "test", cursor: "int | None" = None) -> dict:
     """The answer for the cursor at the end of ``code`` (or at ``cursor``), checked against the schema."""
-    answer = json.loads(runner.complete(session, code, len(code) if cursor is None else cursor))
+    answer = json.loads(UnderTest.runner.complete(session, code, len(code) if cursor is None else cursor))
     assert_shape(answer, "Completions")
     for option in answer["options"]:
         assert_shape(option, "CompletionOption")
@@ -41,10 +40,15 @@ class TestComplete:
         assert run("only_here = 1", session="one")["status"] == "ok"
         assert "only_here" in offered(complete("only", session="one"))
         assert "only_here" not in offered(complete("only", session="two"))
-        assert "two" not in runner._sessions, "asking made no session"
+        assert UnderTest.runner.sessions.namespace("two") is None, "asking made no session"
 
     def test_attributes_of_what_the_session_holds(self):
-        assert run("import math\nclass Box:\n    size = 1\n    def open(self): pass\nbox = Box()\nbox.label = 'x'")["status"] == "ok"
+        assert (
+            run("import math\nclass Box:\n    size = 1\n    def open(self): pass\nbox = Box()\nbox.label = 'x'")[
+                "status"
+            ]
+            == "ok"
+        )
         answer = complete("math.sq")
         assert (answer["token"], offered(answer)) == ("sq", {"sqrt": "function"})
         names = offered(complete("box."))

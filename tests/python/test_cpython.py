@@ -8,8 +8,7 @@ import sys
 import warnings
 
 import pytest
-
-from harness import run, runner
+from harness import run, values
 
 
 @pytest.fixture
@@ -87,7 +86,10 @@ class TestMain:
         assert sys.modules["__main__"] is main
 
     def test_a_class_defined_in_the_code_pickles(self):
-        code = "import pickle\nclass Point:\n    def __init__(self, x):\n        self.x = x\npickle.loads(pickle.dumps(Point(3))).x"
+        code = (
+            "import pickle\nclass Point:\n    def __init__(self, x):\n        self.x = x\n"
+            "pickle.loads(pickle.dumps(Point(3))).x"
+        )
         assert value(code) == 3
 
     def test_doctest_finds_the_codes_tests(self):
@@ -138,14 +140,19 @@ class TestExceptionsWhoseStrFails:
         assert result["error"]["message"] == "<exception str() failed>"
         assert sys.getrecursionlimit() == limit
         seen = value("seen")
-        assert len(seen) < runner._DESCRIBING_DEPTH * 2 < limit
+        assert len(seen) < values.DESCRIBING_DEPTH * 2 < limit
         assert max(seen) < limit
 
     @pytest.mark.usefixtures("settings_back")
     def test_a_str_under_a_lower_limit_of_the_codes_keeps_it(self):
         # Low, but above the depth pytest runs the code at.
-        lowered = value("import inspect, sys\nsys.setrecursionlimit(len(inspect.stack()) + 60)\nsys.getrecursionlimit()")
-        code = "import sys\nclass Odd(Exception):\n    def __str__(self):\n        return str(sys.getrecursionlimit())\nraise Odd()"
+        lowered = value(
+            "import inspect, sys\nsys.setrecursionlimit(len(inspect.stack()) + 60)\nsys.getrecursionlimit()"
+        )
+        code = (
+            "import sys\nclass Odd(Exception):\n    def __str__(self):\n"
+            "        return str(sys.getrecursionlimit())\nraise Odd()"
+        )
         assert run(code)["error"]["message"] == str(lowered)
 
     def test_sys_exit_with_an_argument_whose_str_fails_exits_1_saying_nothing(self):

@@ -8,8 +8,19 @@ import json
 import sys
 
 import pytest
-
-from harness import assert_shape, run, runner, schema_enum
+from harness import (
+    RUNNER_DIR,
+    UnderTest,
+    assert_shape,
+    capture,
+    cells,
+    describe_error,
+    errors,
+    packages,
+    run,
+    schema_enum,
+    signals,
+)
 
 FILENAME = "<run-test>"
 
@@ -28,7 +39,11 @@ class TestRunErrors:
         error = described("x = 0\n\ny = 1 / x")
         assert (error["type"], error["message"]) == ("ZeroDivisionError", "division by zero")
         assert (error["line"], error["column"], error["end_column"]) == (3, 5, 10)
-        assert error["source"] == [{"line": 1, "text": "x = 0"}, {"line": 2, "text": ""}, {"line": 3, "text": "y = 1 / x"}]
+        assert error["source"] == [
+            {"line": 1, "text": "x = 0"},
+            {"line": 2, "text": ""},
+            {"line": 3, "text": "y = 1 / x"},
+        ]
         assert error["hint"] is None
 
     def test_the_traceback_holds_the_codes_frames_and_none_of_the_runners(self):
@@ -41,7 +56,7 @@ class TestRunErrors:
             f'  File "{name}", line 2, in f',
             f'  File "{name}", line 4, in g',
         ]
-        assert runner.__file__ not in trace
+        assert RUNNER_DIR not in trace
         assert trace.endswith("ValueError: no\n")
         # The innermost frame of the code is the one the error points at.
         assert error["line"] == 4
@@ -49,7 +64,7 @@ class TestRunErrors:
     def test_an_error_raised_in_the_runner_for_the_code_ends_at_the_codes_call(self):
         error = described("x = 1\ninput('name? ')")
         assert error["type"] == "StdinUnavailableError"
-        assert runner.__file__ not in error["traceback"]
+        assert RUNNER_DIR not in error["traceback"]
         assert error["line"] == 2
         assert error["hint"]["code"] == "input_unsupported"
 
@@ -110,36 +125,36 @@ def _run_file(trace: str) -> str:
 
 class TestSourceAround:
     def test_two_lines_either_side_within_the_code(self):
-        lines = runner._lines("a\nb\nc\nd\ne\nf")
-        assert [item["line"] for item in runner._source_around(lines, 3)] == [1, 2, 3, 4, 5]
-        assert [item["text"] for item in runner._source_around(lines, 6)] == ["d", "e", "f"]
-        assert runner._source_around(lines, None) == []
+        lines = errors.lines("a\nb\nc\nd\ne\nf")
+        assert [item["line"] for item in errors.source_around(lines, 3)] == [1, 2, 3, 4, 5]
+        assert [item["text"] for item in errors.source_around(lines, 6)] == ["d", "e", "f"]
+        assert errors.source_around(lines, None) == []
 
     def test_line_ends_are_not_part_of_the_text(self):
-        lines = runner._lines("a\r\nb\rc\n")
+        lines = errors.lines("a\r\nb\rc\n")
         assert lines == ["a\r\n", "b\r", "c\n"]
-        assert [item["text"] for item in runner._source_around(lines, 2)] == ["a", "b", "c"]
+        assert [item["text"] for item in errors.source_around(lines, 2)] == ["a", "b", "c"]
 
 
 class TestDescribeSyntaxError:
     @pytest.mark.parametrize("code", ["x = (1,\ny = 2\n", "print('a'\n", "x = 1 +", "def f(:\n  pass"])
     def test_the_error_python_raises_is_reshaped(self, code):
         with pytest.raises(SyntaxError) as raised:
-            runner._compile(code, FILENAME)
+            cells.compile_cell(code, FILENAME)
         error = raised.value
-        described = runner._describe_error(error, FILENAME, code)
+        described = describe_error(error, FILENAME, code)
         assert_shape(described, "RunError")
         assert (described["line"], described["column"], described["message"]) == (error.lineno, error.offset, error.msg)
         # An end column only for a span within the line.
         spans = error.end_lineno == error.lineno and (error.end_offset or 0) > (error.offset or 0)
         assert described["end_column"] == (error.end_offset if spans else None)
-        if error.lineno <= len(runner._lines(code)):
+        if error.lineno <= len(errors.lines(code)):
             assert error.lineno in [item["line"] for item in described["source"]]
 
     def test_a_syntax_error_from_other_code_is_described_from_frames(self):
         # Raised by compile() inside the code: it points at the call, not into another source.
         error = SyntaxError("invalid syntax", ("<string>", 1, 2, "x x", 1, 4))
-        described = runner._describe_error(error, FILENAME, "compile('x x', '<string>', 'exec')")
+        described = describe_error(error, FILENAME, "compile('x x', '<string>', 'exec')")
         assert described["line"] is None
         assert described["message"] == str(error)
 
@@ -160,9 +175,9 @@ class TestExitCode:
         ],
     )
     def test_like_the_interpreter_exits(self, argument, code, stderr):
-        capture = runner._Capture(1000, lambda stream, text: None, False)
-        assert runner._exit_code(SystemExit(argument), capture) == code
-        assert "".join(chunk["text"] for chunk in capture.output()) == stderr
+        kept = capture.Capture(1000, lambda stream, text: None, False)
+        assert errors.exit_code(SystemExit(argument), kept, signals.Interrupts()) == code
+        assert "".join(chunk["text"] for chunk in kept.output()) == stderr
 
     @pytest.mark.usefixtures("sandbox")
     def test_a_run_that_exits_is_ok_and_says_its_code(self):
@@ -175,10 +190,11 @@ class TestImportHints:
     @pytest.fixture(autouse=True)
     def _index(self, package_index):
         self.codes = schema_enum("HintCode")
+        self.packages = UnderTest.runner.packages
 
     def hint(self, name: str, failures=None) -> dict:
-        runner._load_failures = failures or {}
-        hint = runner._hint(ModuleNotFoundError(f"No module named {name!r}", name=name))
+        self.packages.load_failures = failures or {}
+        hint = errors.hint(ModuleNotFoundError(f"No module named {name!r}", name=name), self.packages)
         assert_shape(hint, "Hint")
         assert hint["code"] in self.codes
         return hint
@@ -199,6 +215,10 @@ class TestImportHints:
         hint = self.hint("bs4", {"beautifulsoup4": "network"})
         assert hint["code"] == "module_not_found"
         assert "failed to load" in hint["message"]
+        # What the download said, naming its file, where Pyodide said it.
+        said = "Failed to load 'https://host.example/pyodide/beautifulsoup4-4.14.3-py3-none-any.whl': request failed."
+        hint = self.hint("bs4", {"beautifulsoup4": said})
+        assert hint["message"].endswith(f"failed to load: {said}")
 
     def test_a_bundled_package_that_was_not_loaded(self):
         hint = self.hint("bs4")
@@ -208,7 +228,7 @@ class TestImportHints:
     def test_a_module_that_cannot_work_in_a_browser(self):
         hint = self.hint("tensorflow")
         assert hint["code"] == "package_unavailable"
-        assert runner._ALTERNATIVES["tensorflow"] in hint["message"]
+        assert packages.ALTERNATIVES["tensorflow"] in hint["message"]
 
     def test_a_module_nobody_provides(self):
         hint = self.hint("no_such_module_anywhere")
@@ -216,13 +236,13 @@ class TestImportHints:
         assert "micropip" in hint["message"]
 
     def test_other_errors_have_no_hint(self):
-        assert runner._hint(ValueError("x")) is None
-        assert runner._hint(ModuleNotFoundError("no name")) is None
-        assert runner._hint(ModuleNotFoundError("odd", name=3)) is None
+        assert errors.hint(ValueError("x"), self.packages) is None
+        assert errors.hint(ModuleNotFoundError("no name"), self.packages) is None
+        assert errors.hint(ModuleNotFoundError("odd", name=3), self.packages) is None
 
     @pytest.mark.usefixtures("sandbox")
     def test_a_run_that_fails_to_import_carries_the_hint(self):
-        if runner._findable("tensorflow"):
+        if packages.findable("tensorflow"):
             pytest.skip("tensorflow is installed in this interpreter")
         error = described("import os\nimport tensorflow as tf")
         assert error["type"] == "ModuleNotFoundError"
@@ -233,10 +253,10 @@ class TestImportHints:
 class TestCheck:
     @pytest.fixture(autouse=True)
     def _index(self, package_index):
-        pass
+        self.index = package_index
 
     def check(self, code: str) -> dict:
-        report = json.loads(runner.check(code))
+        report = json.loads(UnderTest.runner.check(code))
         assert_shape(report, "CheckReport")
         for plan in report["imports"]:
             assert_shape(plan, "ImportPlan")
@@ -244,7 +264,10 @@ class TestCheck:
         return report
 
     def test_imports_in_order_of_first_appearance_each_once(self):
-        code = "import json\nfrom bs4 import BeautifulSoup\nimport numpy.linalg, json\nfrom . import sibling\ndef f():\n    import yaml"
+        code = (
+            "import json\nfrom bs4 import BeautifulSoup\nimport numpy.linalg, json\n"
+            "from . import sibling\ndef f():\n    import yaml"
+        )
         report = self.check(code)
         assert report["syntax_error"] is None
         assert [(plan["module"], plan["line"], plan["package"]) for plan in report["imports"]] == [
@@ -255,7 +278,9 @@ class TestCheck:
         ]
 
     def test_where_each_import_comes_from(self):
-        plans = {plan["module"]: plan for plan in self.check("import json, bs4, numpy, no_such_module_anywhere")["imports"]}
+        plans = {
+            plan["module"]: plan for plan in self.check("import json, bs4, numpy, no_such_module_anywhere")["imports"]
+        }
         assert plans["json"]["availability"] == "offline"
         assert plans["bs4"]["availability"] == "offline"
         assert plans["numpy"]["availability"] == "network"
@@ -269,14 +294,20 @@ class TestCheck:
 
     def test_a_module_that_cannot_work_says_what_to_use(self):
         name = next(
-            (name for name in runner._ALTERNATIVES if not runner._findable(name) and name not in sys.stdlib_module_names),
+            (
+                name
+                for name in packages.ALTERNATIVES
+                if name not in self.index["imports"]
+                and not packages.findable(name)
+                and name not in sys.stdlib_module_names
+            ),
             None,
         )
         if name is None:
             pytest.skip("every module with an alternative is importable on this machine")
         (plan,) = self.check(f"import {name}")["imports"]
         assert plan["availability"] == "unavailable"
-        assert runner._ALTERNATIVES[name] in plan["message"]
+        assert packages.ALTERNATIVES[name] in plan["message"]
 
     def test_a_syntax_error_is_shaped_as_a_runs(self):
         report = self.check("import json\nx = = 1")
@@ -307,3 +338,36 @@ class TestNameHints:
 
     def test_other_errors_get_no_name_hint(self):
         assert described("1 / 0")["hint"] is None
+
+
+@pytest.mark.usefixtures("runner")
+class TestPackagesToLoad:
+    """The one import scanner, as the worker asks it before a run."""
+
+    @pytest.fixture(autouse=True)
+    def importable(self, monkeypatch):
+        """Which modules are importable, as this test says (this interpreter has numpy and sympy)."""
+        found = {"json"}
+        monkeypatch.setattr("sandpit_runner.runner.findable", lambda name: name in found)
+        return found
+
+    def load(self, code: str) -> list:
+        return json.loads(UnderTest.runner.packages_to_load(code))
+
+    def test_the_packages_of_the_imports_not_yet_importable(self):
+        assert self.load("import numpy.linalg\nfrom yaml import safe_load\nimport json\nimport numpy") == [
+            "numpy",
+            "pyyaml",
+        ]
+
+    def test_code_without_imports_or_that_does_not_parse_needs_nothing(self):
+        assert self.load("x = 1") == []
+        assert self.load("import numpy\nx = = 1") == []
+
+    def test_an_importable_module_needs_no_load(self, importable):
+        importable.add("numpy")
+        assert self.load("import numpy") == []
+
+    def test_symbolic_checks_load_sympy_and_numeric_ones_do_not(self):
+        assert self.load("from sandpit import verify\nverify.equivalent('x', 'x')") == ["sympy"]
+        assert self.load("from sandpit import verify\nverify.close(1, 1)") == []

@@ -6,8 +6,7 @@ import base64
 import os
 
 import pytest
-
-from harness import assert_shape, run, runner
+from harness import UnderTest, assert_shape, files, run
 
 
 def write(path: str, data: bytes = b"x") -> None:
@@ -27,7 +26,7 @@ class TestSnapshot:
         write("a.txt", b"abc")
         write("data/b.csv", b"1,2\n")
         write("data/deep/c.bin", b"")
-        seen = runner._snapshot()
+        seen = files.listing()
         assert {path: size for path, (size, _) in seen.items()} == {"a.txt": 3, "data/b.csv": 4, "data/deep/c.bin": 0}
         assert seen["a.txt"][1] == os.stat("a.txt").st_mtime_ns
 
@@ -35,24 +34,24 @@ class TestSnapshot:
         write("__pycache__/m.cpython.pyc")
         write("real/f.txt")
         os.symlink("real", "link")
-        assert sorted(runner._snapshot()) == ["real/f.txt"]
+        assert sorted(files.listing()) == ["real/f.txt"]
 
     def test_a_link_to_a_file_is_listed_and_a_link_to_nothing_is_not(self, here):
         write("f.txt", b"12")
         os.symlink("f.txt", "alias")
         os.symlink("missing", "dangling")
-        assert {path: size for path, (size, _) in runner._snapshot().items()} == {"f.txt": 2, "alias": 2}
+        assert {path: size for path, (size, _) in files.listing().items()} == {"f.txt": 2, "alias": 2}
 
     def test_a_folder_that_cannot_be_listed_is_skipped(self, here):
         seen = {}
-        assert runner._scan("no-such-folder", "", seen), "it may hold something"
+        assert files.scan("no-such-folder", "", seen), "it may hold something"
         assert seen == {}
 
     def test_the_scan_says_whether_anything_is_there_listed_or_not(self, here):
-        assert not runner._scan(".", "", {})
+        assert not files.scan(".", "", {})
         os.mkdir("empty")
         seen = {}
-        assert runner._scan(".", "", seen)
+        assert files.scan(".", "", seen)
         assert seen == {}
 
 
@@ -60,11 +59,11 @@ class TestArtifacts:
     def test_created_and_changed_files_in_path_order_small_ones_inline(self, here):
         write("same.txt", b"kept")
         write("changed.txt", b"old")
-        before = runner._snapshot()
+        before = files.listing()
         write("changed.txt", b"newer")
         write("new/plot.png", b"\x89PNG")
         write("big.csv", b"x" * 11)
-        found = runner._artifacts(before, runner._snapshot(), inline_limit=10)
+        found = files.artifacts(before, files.listing(), inline_limit=10)
         for artifact in found:
             assert_shape(artifact, "Artifact")
         assert [(a["path"], a["size"], a["mime"]) for a in found] == [
@@ -78,37 +77,37 @@ class TestArtifacts:
 
     def test_nothing_when_nothing_changed(self, here):
         write("a.txt")
-        snapshot = runner._snapshot()
-        assert runner._artifacts(snapshot, runner._snapshot(), inline_limit=10) == []
+        snapshot = files.listing()
+        assert files.artifacts(snapshot, files.listing(), inline_limit=10) == []
 
     def test_a_file_of_no_known_kind_is_bytes(self):
-        assert runner._guess_mime("model.weights") == "application/octet-stream"
-        assert runner._guess_mime("Makefile") == "application/octet-stream"
-        assert runner._guess_mime("page.html") == "text/html"
+        assert files.guess_mime("model.weights") == "application/octet-stream"
+        assert files.guess_mime("Makefile") == "application/octet-stream"
+        assert files.guess_mime("page.html") == "text/html"
 
 
 class TestInputs:
     @pytest.mark.parametrize("path", ["", "/etc/passwd", "../up.txt", "a/../../b", "a\\..\\b"])
     def test_paths_that_leave_the_folder_are_refused(self, path):
         with pytest.raises(ValueError, match="must be relative"):
-            runner._checked_path(path)
+            files.checked_path(path)
 
     @pytest.mark.parametrize("path", ["a.txt", "data/b.csv", "./c", "d..e"])
     def test_relative_paths_are_kept_as_they_are(self, path):
-        assert runner._checked_path(path) == path
+        assert files.checked_path(path) == path
 
     def test_the_requests_files_are_written_with_their_folders(self, here):
-        files = [
+        inputs = [
             {"path": "in.txt", "content_base64": base64.b64encode(b"hello").decode()},
             {"path": "data/x.bin", "content_base64": base64.b64encode(b"\x00\x01").decode()},
         ]
-        runner._write_inputs(files)
+        files.write_inputs(inputs)
         assert (here / "in.txt").read_bytes() == b"hello"
         assert (here / "data" / "x.bin").read_bytes() == b"\x00\x01"
 
     def test_a_file_that_would_leave_the_folder_is_not_written(self, here):
         with pytest.raises(ValueError):
-            runner._write_inputs([{"path": "../out.txt", "content_base64": ""}])
+            files.write_inputs([{"path": "../out.txt", "content_base64": ""}])
         assert not (here.parent / "out.txt").exists()
 
 
@@ -118,7 +117,7 @@ class TestSessionFolders:
         [("main", "main"), ("a/b c", "a_b_c"), ("..", "_"), (".hidden", "hidden"), ("", "_"), ("naïve", "na_ve")],
     )
     def test_a_session_name_becomes_one_safe_path_segment(self, name, segment):
-        assert runner._session_dir(name) == f"{runner._SESSIONS_ROOT}/{segment}"
+        assert files.Directories().of_session(name) == f"{files.SESSIONS_ROOT}/{segment}"
 
     @pytest.mark.usefixtures("sandbox")
     def test_a_run_lists_its_files_and_reports_what_changed_since_the_last(self, sandbox):
@@ -144,12 +143,8 @@ class TestSessionFolders:
         assert run("1")["status"] == "ok"
 
     @pytest.mark.usefixtures("sandbox")
-    def test_read_file_gives_a_sessions_file_and_clear_session_forgets_it(self, sandbox):
+    def test_read_file_gives_a_sessions_file(self):
         run("x = 1\nopen('out.bin', 'wb').write(bytes(range(3)))")
-        assert base64.b64decode(runner.read_file("test", "out.bin")) == bytes(range(3))
+        assert base64.b64decode(UnderTest.runner.read_file("test", "out.bin")) == bytes(range(3))
         with pytest.raises(ValueError):
-            runner.read_file("test", "../other/secret")
-        runner.clear_session("test")
-        assert not (sandbox / "test").exists()
-        result = run("'x' in globals()")
-        assert (result["value"]["json"], result["files"]) == (False, [])
+            UnderTest.runner.read_file("test", "../other/secret")

@@ -7,8 +7,7 @@ import json
 import sys
 
 import pytest
-
-from harness import LIMITS, assert_shape, request, run, runner
+from harness import LIMITS, UnderTest, assert_shape, capture, display, files, job, request, run, streams
 
 
 def ignore(stream, text):
@@ -17,52 +16,54 @@ def ignore(stream, text):
 
 class TestRequest:
     def test_fields_and_their_defaults(self):
-        parsed = runner._Request(request("1 + 1", "s1"))
+        parsed = job.Request(request("1 + 1", "s1"))
         assert (parsed.code, parsed.session, parsed.limits) == ("1 + 1", "s1", LIMITS)
         assert (parsed.files, parsed.figure_format) == ([], "png")
 
     def test_given_fields_are_kept(self):
         files = [{"path": "a", "content_base64": ""}]
-        parsed = runner._Request(request("x", files=files, figure_format="svg", packages=["numpy"]))
+        parsed = job.Request(request("x", files=files, figure_format="svg", packages=["numpy"]))
         assert (parsed.files, parsed.figure_format) == (files, "svg")
 
     def test_a_request_without_code_is_refused(self):
         with pytest.raises(KeyError):
-            runner._Request(json.dumps({"session": "s", "limits": LIMITS}))
+            job.Request(json.dumps({"session": "s", "limits": LIMITS}))
+
+
+def redirect(kept) -> streams.Redirection:
+    """The process's streams pointed at ``kept``, as a run points them."""
+    return streams.Redirection(
+        kept, streams.output_stream("stdout", "strict"), streams.output_stream("stderr", "strict")
+    )
 
 
 class TestRedirection:
     def test_output_goes_to_the_run_and_input_is_refused_until_restored(self, capsys):
-        before = runner._streams()
-        capture = runner._Capture(1000, ignore, False)
-        displays = runner._Displays(1000, "png")
-        redirection = runner._Redirection(capture, displays)
+        before = streams.process_streams()
+        kept = capture.Capture(1000, ignore, False)
+        redirection = redirect(kept)
         try:
             # As in CPython, the streams a run starts with are also sys.__stdout__ and its twins.
             assert (sys.stdout, sys.stderr, sys.stdin) == (sys.__stdout__, sys.__stderr__, sys.__stdin__)
             print("out")
             print("err", file=sys.stderr)
-            runner.display(7)
-            assert (runner._current_capture, runner._current_displays) == (capture, displays)
-            with pytest.raises(runner.StdinUnavailableError):
+            with pytest.raises(streams.StdinUnavailableError):
                 input("name? ")
             with pytest.raises(EOFError):
                 sys.stdin.readline()
         finally:
             redirection.restore()
-        assert runner._streams() == before
-        assert (runner._current_capture, runner._current_displays) == (None, None)
-        assert capture.output() == [
+        assert streams.process_streams() == before
+        assert kept.output() == [
             {"stream": "stdout", "text": "out\n"},
             {"stream": "stderr", "text": "err\n"},
             {"stream": "stdout", "text": "name? "},
         ]
-        assert displays.bundles == [{"text/plain": "7"}]
         assert capsys.readouterr() == ("", "")
 
     def test_restoring_again_puts_back_the_same_streams(self):
         before = sys.stdout
-        redirection = runner._Redirection(runner._Capture(10, ignore, False), runner._Displays(10, "png"))
+        redirection = redirect(capture.Capture(10, ignore, False))
         redirection.restore()
         sys.stdout = replaced = object()
         try:
@@ -73,7 +74,7 @@ class TestRedirection:
                 sys.stdout = before
 
     def test_reading_stdin_line_by_line_stops_at_once(self):
-        redirection = runner._Redirection(runner._Capture(10, ignore, False), runner._Displays(10, "png"))
+        redirection = redirect(capture.Capture(10, ignore, False))
         try:
             with pytest.raises(EOFError):
                 for _ in sys.stdin:
@@ -84,16 +85,16 @@ class TestRedirection:
 
 class TestRunResult:
     def test_the_parts_of_a_run_make_a_run_result(self):
-        capture = runner._Capture(5, ignore, False)
-        capture.write("stdout", "hello world")
-        displays = runner._Displays(1000, "png")
+        kept = capture.Capture(5, ignore, False)
+        kept.write("stdout", "hello world")
+        displays = display.Displays(1000, "png")
         displays.add({"text/plain": "d"})
-        outcome = runner._Outcome()
+        outcome = job.Outcome()
         outcome.status, outcome.exit_code = "error", 3
         outcome.error = {"type": "E", "message": "", "source": [], "traceback": ""}
         artifacts = [{"path": "a", "size": 1, "mime": "text/plain", "content_base64": "eA=="}]
-        files = {"b": (2, 0), "a": (1, 0)}
-        result = runner._run_result(outcome, capture, displays, 1.5, artifacts, files)
+        listing = {"b": (2, 0), "a": (1, 0)}
+        result = job.run_result(outcome, kept, displays, 1.5, artifacts, listing)
         assert_shape(result, "RunResult")
         assert result == {
             "status": "error",
@@ -115,12 +116,12 @@ class TestRunResult:
         assert_shape(result["truncated"], "Truncation")
 
     def test_the_file_list_is_capped(self):
-        files = {f"f{n:05}": (0, 0) for n in range(runner._MAX_LISTED_FILES + 5)}
-        result = runner._run_result(
-            runner._Outcome(), runner._Capture(1, ignore, False), runner._Displays(1, "png"), 0.0, [], files
+        listing = {f"f{n:05}": (0, 0) for n in range(files.MAX_LISTED_FILES + 5)}
+        result = job.run_result(
+            job.Outcome(), capture.Capture(1, ignore, False), display.Displays(1, "png"), 0.0, [], listing
         )
-        assert len(result["files"]) == runner._MAX_LISTED_FILES
-        assert result["files"][-1]["path"] == f"f{runner._MAX_LISTED_FILES - 1:05}"
+        assert len(result["files"]) == files.MAX_LISTED_FILES
+        assert result["files"][-1]["path"] == f"f{files.MAX_LISTED_FILES - 1:05}"
 
 
 @pytest.mark.usefixtures("sandbox")
@@ -150,10 +151,11 @@ class TestRun:
         assert (other["status"], other["error"]["type"]) == ("error", "NameError")
 
     def test_the_processs_streams_are_back_after_every_ending(self):
-        streams = runner._streams()
+        before = streams.process_streams()
         for code in ["1", "1 / 0", "import sys; sys.exit(1)", "raise KeyboardInterrupt", "raise GeneratorExit"]:
             run(code)
-            assert runner._streams() == streams
+            assert streams.process_streams() == before
+            assert UnderTest.runner.current is None
 
     def test_code_that_replaces_the_streams_does_not_keep_them(self):
         streams = sys.stdout, sys.stderr
@@ -194,7 +196,7 @@ class TestRun:
         assert result["output"] == [{"stream": "stdout", "text": "a\n"}, {"stream": "stderr", "text": "b\n"}]
 
     def test_code_that_awaits_gives_a_coroutine_with_the_result(self):
-        outcome = runner.run(request("import asyncio\nawait asyncio.sleep(0)\n'done'"), ignore)
+        outcome = UnderTest.runner.run(request("import asyncio\nawait asyncio.sleep(0)\n'done'"), ignore)
         assert not isinstance(outcome, str)
         result = json.loads(asyncio.run(outcome))
         assert_shape(result, "RunResult")
@@ -213,7 +215,6 @@ class TestRun:
     def test_an_exit_code_past_32_bits_fits_the_protocol(self):
         result = run("import sys\nsys.exit(2**32 + 7)")
         assert (result["status"], result["exit_code"]) == ("ok", 7)
-
 
 
 def fresh(code: str, **fields) -> dict:
@@ -282,7 +283,7 @@ class TestFreshRun:
         # Code may call the runner itself: the inner fresh run must not take the outer's directory.
         code = (
             "import os, sys, json\nopen('outer.txt', 'w').write('o')\n"
-            "r = sys.modules['_sandpit_runner']\n"
+            "r = display.__self__\n"
             "inner = json.loads(r.run(json.dumps({'code': 'import os\\nos.listdir()', 'session': 'lane',"
             " 'limits': LIMITS, 'fresh': True}), lambda s, t: None))\n"
             "inner['value']['json']"

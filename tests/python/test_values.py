@@ -7,35 +7,34 @@ import json
 import math
 
 import pytest
-
-from harness import assert_shape, run, runner
+from harness import assert_shape, describe_value, display, run
 
 
 class TestDescribeValue:
     @pytest.mark.parametrize("value", ["text", 42, 2.5, True, None])
     def test_a_json_scalar_is_its_own_json(self, value):
-        described = runner._describe_value(value, 100)
+        described = describe_value(value, 100)
         assert_shape(described, "LastValue")
         assert described == {"repr": repr(value), "json": value, "truncated": False}
         assert type(described["json"]) is type(value)
 
     def test_containers_read_back_as_json_text_would(self):
-        described = runner._describe_value({"a": (1, 2), 3: None}, 100)
+        described = describe_value({"a": (1, 2), 3: None}, 100)
         assert described["json"] == {"a": [1, 2], "3": None}
         assert described["repr"] == "{'a': (1, 2), 3: None}"
 
     @pytest.mark.parametrize("value", [{1, 2}, math.nan, [math.inf], b"bytes", object()])
     def test_a_value_json_cannot_express_has_no_json(self, value):
-        assert runner._describe_value(value, 100)["json"] is None
+        assert describe_value(value, 100)["json"] is None
 
     def test_a_value_that_contains_itself_has_no_json(self):
         loop = []
         loop.append(loop)
-        assert runner._describe_value(loop, 100) == {"repr": "[[...]]", "json": None, "truncated": False}
+        assert describe_value(loop, 100) == {"repr": "[[...]]", "json": None, "truncated": False}
 
     def test_a_long_repr_is_cut_at_the_limit_in_utf8_bytes(self):
         value = "é" * 10
-        described = runner._describe_value(value, 8)
+        described = describe_value(value, 8)
         assert described["truncated"]
         assert described["repr"] == "'ééé"  # 1 + 3 * 2 bytes; the next é would pass 8
         # JSON longer than the limit is left out rather than cut.
@@ -43,7 +42,7 @@ class TestDescribeValue:
 
     def test_a_value_whose_json_fits_keeps_it_even_when_its_repr_is_cut(self):
         # A one-element tuple's repr is longer than its JSON: "(1,)" against "[1]".
-        described = runner._describe_value((1,), 3)
+        described = describe_value((1,), 3)
         assert described == {"repr": "(1,", "json": [1], "truncated": True}
 
 
@@ -69,7 +68,7 @@ class Rich:
 
 class TestMimeBundle:
     def test_every_representation_offered_in_the_schemas_keys(self):
-        bundle = runner._mime_bundle(Rich())
+        bundle = display.mime_bundle(Rich())
         assert_shape(bundle, "MimeBundle")
         assert bundle == {
             "text/plain": "Rich()",
@@ -89,7 +88,7 @@ class TestMimeBundle:
 
             _repr_markdown_ = "not callable"
 
-        assert list(runner._mime_bundle(Broken())) == ["text/plain"]
+        assert list(display.mime_bundle(Broken())) == ["text/plain"]
 
     def test_text_in_bytes_is_decoded_and_a_png_in_text_kept(self):
         class Bytes:
@@ -99,18 +98,18 @@ class TestMimeBundle:
             def _repr_png_(self):
                 return "iVBORw0KGgo="
 
-        bundle = runner._mime_bundle(Bytes())
+        bundle = display.mime_bundle(Bytes())
         assert bundle["image/svg+xml"] == "<svg>\ufffd</svg>"
         assert bundle["image/png"] == "iVBORw0KGgo="
 
     def test_a_class_is_only_its_repr(self):
-        assert runner._mime_bundle(Rich) == {"text/plain": repr(Rich)}
+        assert display.mime_bundle(Rich) == {"text/plain": repr(Rich)}
 
 
 class TestDisplays:
     def test_bundles_are_kept_within_the_byte_budget(self):
         small, large = {"text/plain": "a"}, {"text/plain": "b" * 100}
-        displays = runner._Displays(len(json.dumps(small)) * 2, "png")
+        displays = display.Displays(len(json.dumps(small)) * 2, "png")
         displays.add(small)
         displays.add(large)
         displays.add(small)
@@ -119,7 +118,7 @@ class TestDisplays:
         displays.add(small)
         assert displays.bundles == [small, small]
 
-    def test_display_without_a_run_prints_the_text(self, capsys):
+    def test_display_without_a_run_prints_the_text(self, capsys, runner):
         runner.display(Rich(), 3)
         assert capsys.readouterr().out == "Rich()\n3\n"
 
@@ -156,12 +155,18 @@ class TestInARun:
         assert value["repr"].endswith("> (repr() failed: ValueError: no repr)")
 
     def test_a_repr_that_raises_what_is_no_error_or_gives_no_text_fails_no_run(self):
-        for body, reason in [("raise SystemExit(3)", "SystemExit: 3"), ("return 7", "TypeError: __repr__ returned non-string (type int)")]:
+        for body, reason in [
+            ("raise SystemExit(3)", "SystemExit: 3"),
+            ("return 7", "TypeError: __repr__ returned non-string (type int)"),
+        ]:
             result = run(f"class B:\n    def __repr__(self):\n        {body}\nB()")
             assert (result["status"], result["value"]["repr_error"]) == ("ok", reason)
 
     def test_a_value_with_rich_forms_and_a_broken_repr_keeps_them(self):
-        code = "class B:\n    def __repr__(self):\n        raise ValueError\n    def _repr_html_(self):\n        return '<b>b</b>'\nB()"
+        code = (
+            "class B:\n    def __repr__(self):\n        raise ValueError\n"
+            "    def _repr_html_(self):\n        return '<b>b</b>'\nB()"
+        )
         result = run(code)
         assert result["value"]["repr_error"] == "ValueError"
         [bundle] = result["displays"]
@@ -170,7 +175,10 @@ class TestInARun:
 
     def test_a_repr_that_recurses_is_a_recursion_error_on_the_value(self):
         result = run("class B:\n    def __repr__(self):\n        return repr(self)\nB()")
-        assert (result["status"], result["value"]["repr_error"]) == ("ok", "RecursionError: maximum recursion depth exceeded")
+        assert (result["status"], result["value"]["repr_error"]) == (
+            "ok",
+            "RecursionError: maximum recursion depth exceeded",
+        )
 
     def test_a_repr_that_works_has_no_note(self):
         assert "repr_error" not in run("7")["value"]

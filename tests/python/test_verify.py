@@ -2,9 +2,10 @@
 assert and ``def test_*`` a test, and a failed assert shown with the values
 it compared (``_Tests``, ``_AssertRewriter``, ``_compared``)."""
 
-import pytest
+import builtins
 
-from harness import assert_shape, run, runner
+import pytest
+from harness import UnderTest, assert_shape, run
 
 ADD = "def add(a, b):\n    return a + b\n"
 
@@ -128,7 +129,9 @@ class TestVerification:
         found = verification("value = 3", tests)["verification"]
         assert found == {
             "passed": True,
-            "tests": [{"name": "test_sleeps", "line": 2, "passed": True, "error": None, "explanation": None, "compared": None}],
+            "tests": [
+                {"name": "test_sleeps", "line": 2, "passed": True, "error": None, "explanation": None, "compared": None}
+            ],
             "not_run": None,
         }
 
@@ -142,13 +145,11 @@ class TestVerification:
         assert result["value"]["repr"] == "42"
 
     def test_an_interrupt_during_the_tests_cancels_the_run(self, monkeypatch):
-        monkeypatch.setattr(runner, "_stopped_by_host", False)
-
         def interrupt():
-            runner._stopped_by_host = True
+            UnderTest.runner.interrupts.by_host = True
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(runner.builtins, "stop_here", interrupt, raising=False)
+        monkeypatch.setattr(builtins, "stop_here", interrupt, raising=False)
         result = run("", tests="assert 1 == 1\nstop_here()\nassert 2 == 2")
         assert result["status"] == "cancelled"
         found = result["verification"]

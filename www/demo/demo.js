@@ -21,12 +21,80 @@ const stop = /** @type {HTMLButtonElement} */ (element("#stop"));
 let running = null;
 stop.addEventListener("click", () => running?.abort("stopped from the chat page"));
 
+/** The page's own table, which its functions read: the code never sees it whole. */
+const CITIES = {
+  Paris: { country: "France", population: 2_102_650, lat: 48.857, lon: 2.352 },
+  Lyon: { country: "France", population: 520_774, lat: 45.764, lon: 4.836 },
+  Turin: { country: "Italy", population: 841_600, lat: 45.07, lon: 7.687 },
+  Geneva: { country: "Switzerland", population: 203_856, lat: 46.204, lon: 6.143 },
+};
+
+/**
+ * Great-circle distance in km between two of the table's cities.
+ *
+ * @param {{ lat: number, lon: number }} a
+ * @param {{ lat: number, lon: number }} b
+ */
+function kilometres(a, b) {
+  const rad = (/** @type {number} */ deg) => (deg * Math.PI) / 180;
+  const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lon - a.lon) / 2) ** 2;
+  return Math.round(2 * 6371 * Math.asin(Math.sqrt(h)));
+}
+
+/**
+ * A city of the table, or an error the code reads.
+ *
+ * @param {string} name
+ */
+function city(name) {
+  const found = CITIES[/** @type {keyof typeof CITIES} */ (name)];
+  if (!found) throw new Error(`no city called ${name} in this page's table`);
+  return found;
+}
+
+/** The functions this page offers to the code. */
+const FUNCTIONS = [
+  {
+    name: "lookup",
+    description: "A city's country and population, from the page's table.",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+    handler: async (/** @type {{ city: string }} */ { city: name }) => {
+      const { country, population } = city(name);
+      return { country, population };
+    },
+  },
+  {
+    name: "distance",
+    description: "The great-circle distance in km between two cities of the page's table.",
+    parameters: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a", "b"], additionalProperties: false },
+    handler: async (/** @type {{ a: string, b: string }} */ { a, b }) => kilometres(city(a), city(b)),
+  },
+];
+
+/** A reply whose Python calls the page's functions in a loop. */
+const HOST_EXAMPLE = `Let me ask the page's own table.
+
+\`\`\`python
+from sandpit import host
+
+cities = ["Paris", "Lyon", "Turin", "Geneva"]
+for name in cities:
+    info = await host.lookup(city=name)
+    print(f"{name}: {info['country']}, {info['population']:,} people")
+nearest = min([(await host.distance(a="Paris", b=other), other) for other in cities[1:]])
+f"nearest to Paris: {nearest[1]}, {nearest[0]} km"
+\`\`\``;
+
+element("#example-host").addEventListener("click", () => {
+  /** @type {HTMLTextAreaElement} */ (element("#message")).value = HOST_EXAMPLE;
+});
+
 /** @type {import("../sandpit-client.js").Sandpit} */
 let sandpit;
 try {
   /** @type {typeof import("../sandpit-client.js")} */
   const { Sandpit } = await import(new URL("sandpit-client.js", app).href);
-  sandpit = await Sandpit.create({ container: element("#widget"), timeoutMs: 60_000 });
+  sandpit = await Sandpit.create({ container: element("#widget"), timeoutMs: 60_000, functions: FUNCTIONS });
   state.textContent = `Connected to ${sandpit.server.serverInfo.name} ${sandpit.server.serverInfo.version}`;
   send.disabled = false;
 } catch (error) {

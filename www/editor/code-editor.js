@@ -6,13 +6,13 @@
 // Shift-Tab indent (Esc then Tab leaves the editor), bracket matching,
 // search, an undo history per session, Ctrl/Cmd+Enter runs, lint marks and
 // completions from the session's Python (asked through the app, which
-// decides when Python may be asked), and the app's light or dark theme.
+// decides when Python may be asked), a check's fixes offered on its marks,
+// and the app's light or dark theme.
 import { autocompletion } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { globalCompletion, localCompletionSource, pythonLanguage } from "@codemirror/lang-python";
 import {
   bracketMatching,
-  HighlightStyle,
   indentOnInput,
   indentUnit,
   LanguageSupport,
@@ -31,27 +31,14 @@ import {
   keymap,
   lineNumbers,
 } from "@codemirror/view";
-import { tags } from "@lezer/highlight";
+
+import { highlighting, isDark, look } from "./look.js";
+import { diagnosticOf, fixActions, RUN_ERROR_CLASS, runErrorDiagnostics } from "./marks.js";
 
 /** For tests and tools that reach the editor of a page by its element (`EditorView.findFromDOM`). */
 export { EditorView };
 
-/**
- * A mark in the code, as the app sends it (`Mark` in src/editing/marks.rs):
- * 1-based line, 1-based columns in characters (the end excluded), and when
- * it was made for other text, the line's text then.
- *
- * @typedef {{
- *   line: number,
- *   column: number | null,
- *   end_column: number | null,
- *   word: string | null,
- *   severity: "error" | "warning" | "info",
- *   message: string,
- *   source: string,
- *   expect: string | null,
- * }} Mark
- */
+/** @typedef {import("./marks.js").Mark} Mark */
 
 /**
  * Names Python offers at the cursor (`Completions` in src/protocol.rs).
@@ -84,9 +71,6 @@ const ask = (question) => new Promise((resolve) => question(resolve));
 const CHANGE_DELAY_MS = 150;
 /** How long typing must pause before Python checks the code. */
 const LINT_DELAY_MS = 600;
-/** The class of a run error's mark, for the stylesheet and tests. */
-const RUN_ERROR_CLASS = "cm-run-error";
-
 /** CodeMirror's completion types for the kinds Python reports. */
 const COMPLETION_TYPES = /** @type {Record<string, string>} */ ({
   module: "namespace",
@@ -96,88 +80,6 @@ const COMPLETION_TYPES = /** @type {Record<string, string>} */ ({
   variable: "variable",
   keyword: "keyword",
 });
-
-/** Syntax colours, from the app's stylesheet so they follow its theme. */
-const highlighting = HighlightStyle.define([
-  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword, tags.operatorKeyword], color: "var(--code-keyword)" },
-  { tag: [tags.string, tags.special(tags.string)], color: "var(--code-string)" },
-  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: "var(--code-number)" },
-  { tag: tags.comment, color: "var(--code-comment)", fontStyle: "italic" },
-  { tag: [tags.function(tags.definition(tags.variableName)), tags.definition(tags.className)], color: "var(--code-definition)" },
-  { tag: [tags.className, tags.self], color: "var(--code-class)" },
-  { tag: tags.meta, color: "var(--code-comment)" },
-  { tag: tags.invalid, color: "var(--stderr)" },
-]);
-
-/** The editor's look beyond colours of code: the app's variables again. */
-const look = EditorView.theme({
-  "&": { color: "var(--ink)", backgroundColor: "var(--panel)", fontSize: "14px" },
-  ".cm-content": { fontFamily: "var(--mono)", caretColor: "var(--ink)" },
-  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--ink)" },
-  ".cm-gutters": { backgroundColor: "var(--panel)", color: "var(--muted)", borderRight: "1px solid var(--line)" },
-  ".cm-activeLine": { backgroundColor: "var(--code-active-line)" },
-  ".cm-activeLineGutter": { backgroundColor: "var(--code-active-line)", color: "var(--ink)" },
-  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection": {
-    backgroundColor: "var(--code-selection)",
-  },
-  ".cm-tooltip": { color: "var(--ink)", backgroundColor: "var(--panel)", border: "1px solid var(--line)" },
-  ".cm-panels": { color: "var(--ink)", backgroundColor: "var(--bg)" },
-  [`.${RUN_ERROR_CLASS}`]: { backgroundColor: "var(--stderr-bg)" },
-});
-
-/**
- * The error a run ended with, kept while its line reads as it did: each
- * lint pass (after an edit) marks it again where it still applies.
- *
- * @param {Mark | null} mark
- * @param {EditorState} state
- * @returns {import("@codemirror/lint").Diagnostic[]}
- */
-function runErrorDiagnostics(mark, state) {
-  const diagnostic = mark && diagnosticOf(mark, state);
-  return diagnostic ? [{ ...diagnostic, markClass: RUN_ERROR_CLASS }] : [];
-}
-
-/**
- * The character offset `column` (1-based, in code points) of `text` as a
- * UTF-16 offset, which is what CodeMirror counts in.
- *
- * @param {string} text
- * @param {number} column
- */
-function utf16Offset(text, column) {
-  let offset = 0;
-  for (let seen = 1; seen < column && offset < text.length; seen++) {
-    offset += /** @type {number} */ (text.codePointAt(offset)) > 0xffff ? 2 : 1;
-  }
-  return Math.min(offset, text.length);
-}
-
-/**
- * `mark` as a CodeMirror diagnostic in `state`, or null when its line is gone
- * or no longer reads as it did.
- *
- * @param {Mark} mark
- * @param {EditorState} state
- * @returns {import("@codemirror/lint").Diagnostic | null}
- */
-function diagnosticOf(mark, state) {
-  if (mark.line < 1 || mark.line > state.doc.lines) return null;
-  const line = state.doc.line(mark.line);
-  if (mark.expect !== null && line.text !== mark.expect) return null;
-  let from = line.from + (line.text.length - line.text.trimStart().length);
-  let to = line.to;
-  const word = mark.word === null ? -1 : line.text.search(new RegExp(`\\b${mark.word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`));
-  if (mark.word !== null && word >= 0) {
-    from = line.from + word;
-    to = from + mark.word.length;
-  } else if (mark.column !== null) {
-    from = line.from + utf16Offset(line.text, mark.column);
-    to = mark.end_column !== null && mark.end_column > mark.column ? line.from + utf16Offset(line.text, mark.end_column) : Math.min(from + 1, line.to);
-  }
-  if (to <= from) to = Math.min(from + 1, line.to);
-  return { from, to: Math.max(from, to), severity: mark.severity, message: mark.message, source: mark.source };
-}
 
 /**
  * Completions from the session's Python, with the names the code defines
@@ -297,7 +199,10 @@ export class CodeEditor {
           ...defaultKeymap,
           indentWithTab,
         ]),
-        EditorView.contentAttributes.of({ "data-testid": "code", "aria-label": "Python code" }),
+        // The content is in the tab order as contenteditable; said so with
+        // tabindex, so that checkers (axe) count the scrolling editor as
+        // reachable from the keyboard when its code is wider or taller than it.
+        EditorView.contentAttributes.of({ "data-testid": "code", "aria-label": "Python code", tabindex: "0" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) this.codeChanged = true;
           if (update.docChanged || update.selectionSet) this.schedule();
@@ -315,8 +220,12 @@ export class CodeEditor {
    */
   async lint(state) {
     if (state.doc.length === 0) return [];
-    const marks = await ask((/** @type {(marks: Mark[] | null) => void} */ done) => this.hooks.lint(state.doc.toString(), done));
-    return (marks ?? []).flatMap((mark) => diagnosticOf(mark, state) ?? []);
+    const checked = state.doc.toString();
+    const marks = await ask((/** @type {(marks: Mark[] | null) => void} */ done) => this.hooks.lint(checked, done));
+    return (marks ?? []).flatMap((mark) => {
+      const diagnostic = diagnosticOf(mark, state);
+      return diagnostic ? [{ ...diagnostic, actions: fixActions(mark, checked) }] : [];
+    });
   }
 
   /** Tells the app of the changes so far once typing pauses. */
@@ -424,8 +333,4 @@ export class CodeEditor {
     this.view.destroy();
     this.sessions.clear();
   }
-}
-
-function isDark() {
-  return document.documentElement.dataset.theme === "dark";
 }

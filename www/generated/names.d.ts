@@ -51,6 +51,11 @@ export declare const INTERRUPT_SIGNAL: 2;
 export declare const NUDGE_SIGNAL: 10;
 
 /**
+ * The app's version (Cargo.toml's), which the embedding client states too.
+ */
+export declare const APP_VERSION: "0.1.0";
+
+/**
  * The session used when a caller names none.
  */
 export declare const DEFAULT_SESSION: "main";
@@ -75,6 +80,13 @@ export declare const CONFIG_FILE: "sandpit.config.json";
 export declare const EDITOR_MODULE: "vendor/codemirror/code-editor.mjs";
 
 /**
+ * Where the build puts KaTeX (its module, style sheet and fonts),
+ * relative to the app's root: the page, the widget and the embedding
+ * client load it from there the first time they show math.
+ */
+export declare const KATEX_DIR: "vendor/katex/";
+
+/**
  * Where the page keeps the theme the person picked (`light` or `dark`;
  * none follows the system): localStorage, so the first paint has it.
  */
@@ -87,10 +99,71 @@ export declare const THEME_STORAGE_KEY: "sandpit-theme";
 export declare const WEB_MCP_STORAGE_KEY: "sandpit-webmcp";
 
 /**
- * The BroadcastChannel on which the service worker tells pages why
- * installing the offline copy failed.
+ * The BroadcastChannel on which the service worker tells pages how
+ * installing the offline copy goes, and why it failed.
  */
 export declare const SERVICE_WORKER_CHANNEL: "sandpit-service-worker";
+
+/**
+ * The `type` of the service worker's message, on [`SERVICE_WORKER_CHANNEL`],
+ * that gives how much of the offline copy is in (`done` and `total` bytes).
+ */
+export declare const SERVICE_WORKER_INSTALL_PROGRESS: "install-progress";
+
+/**
+ * The `type` of the service worker's message, on [`SERVICE_WORKER_CHANNEL`],
+ * that says why installing the offline copy failed (`reason`).
+ */
+export declare const SERVICE_WORKER_INSTALL_FAILED: "install-failed";
+
+/**
+ * The `type` of the page's message asking the service worker in control
+ * which version it serves; the answer has the same `type`, with
+ * `version`, `files`, `bytes` and `complete` (whether every file of the
+ * offline copy is kept).
+ */
+export declare const SERVICE_WORKER_STATUS: "status";
+
+/**
+ * The `type` of the installable page's message asking the service worker
+ * in control to keep the whole offline copy (the bundled wheels too);
+ * it answers with its status once they are kept, and says how it goes
+ * on [`SERVICE_WORKER_CHANNEL`].
+ */
+export declare const SERVICE_WORKER_KEEP: "keep";
+
+/**
+ * The `type` of the page's message that lets the waiting version take
+ * over now ("Reload to update").
+ */
+export declare const SERVICE_WORKER_SKIP_WAITING: "skip-waiting";
+
+/**
+ * The `type` of the page's message asking the active service worker to
+ * control it (a forced reload leaves the page without one).
+ */
+export declare const SERVICE_WORKER_CLAIM: "claim";
+
+/**
+ * The Cache Storage cache that holds the start-up snapshot (Python's
+ * memory after start-up). Outside the `sandpit-` caches, which the
+ * service worker prunes on every update: a snapshot is checked against
+ * its own key instead, so one made while the service worker installs
+ * is not thrown away by its activation.
+ */
+export declare const SNAPSHOT_CACHE: "python-snapshot";
+
+/**
+ * The start-up snapshot's entry in [`SNAPSHOT_CACHE`], relative to
+ * Pyodide's files (a URL, as Cache Storage needs; never fetched).
+ */
+export declare const SNAPSHOT_ENTRY: "startup-snapshot";
+
+/**
+ * The BroadcastChannel on which the snapshot maker tells pages it
+ * stored a start-up snapshot (`bytes`).
+ */
+export declare const SNAPSHOT_CHANNEL: "sandpit-snapshot";
 
 /**
  * The embeddable widget: the app's page under this name, relative to its root.
@@ -169,13 +242,37 @@ export declare const FRESH_RUN_META: "sandpit/freshNamespace";
 
 /**
  * The experimental capability, in the widget's `initialize` result, that
- * says how many sessions it runs at once (`{"maxWorkers": n}`).
+ * says how many sessions it runs at once (`{"maxWorkers": n}`: one per
+ * core; more sessions keep their workers, and their calls take turns).
  */
 export declare const POOL_CAPABILITY: "sandpit/pool";
 
 /**
+ * The experimental capability in which an MCP client offers its own
+ * functions to the code it runs, in `initialize`'s client capabilities:
+ * `{"functions": [{"name", "description", "inputSchema"}], "sessions": [...]}`
+ * (`sessions`, when given, the only sessions whose code may call them).
+ */
+export declare const HOST_FUNCTIONS_CAPABILITY: "sandpit/functions";
+
+/**
+ * The request the widget sends the client that offered functions, for
+ * each call the code makes: `{"name", "arguments"}`, answered by
+ * `{"value"}` or a JSON-RPC error whose message the code reads.
+ */
+export declare const HOST_CALL_METHOD: "sandpit/functions/call";
+
+/**
+ * The JSON Schema validator the widget checks a host call's arguments
+ * with (`@cfworker/json-schema`), relative to the app's root, loaded
+ * the first time a client offers functions.
+ */
+export declare const JSON_SCHEMA_MODULE: "vendor/json-schema/validator.mjs";
+
+/**
  * The resource that lists what each of the widget's sessions is doing
- * (JSON: `[{"name", "phase", "queued"}]`), for `sessions()` in sandpit-client.js.
+ * (JSON: `[{"name", "phase", "queued", "resident", "why"}]`), for
+ * `sessions()` in sandpit-client.js.
  */
 export declare const SESSIONS_URI: "sandpit://sessions";
 
@@ -202,6 +299,11 @@ export declare const HTML_FRAME_HEIGHT_KEY: "sandpitFrameHeight";
  * The tallest an HTML output's frame grows (CSS pixels); beyond, it scrolls.
  */
 export declare const HTML_FRAME_MAX_HEIGHT: 640;
+
+/**
+ * The shortest an HTML output's frame is (CSS pixels): a line.
+ */
+export declare const HTML_FRAME_MIN_HEIGHT: 24;
 
 /**
  * Also in front of every HTML output: it reports the document's height to
@@ -262,3 +364,59 @@ export declare const ERROR_CLOSED: -32000;
  * The code the JS client rejects with when the widget did not answer in time.
  */
 export declare const ERROR_WIDGET_TIMEOUT: -32004;
+
+/**
+ * A display output's HTML, shown only inside a sandboxed frame.
+ */
+export declare const MIME_HTML: "text/html";
+
+/**
+ * A display output's SVG image, shown as an image (which runs no scripts).
+ */
+export declare const MIME_SVG: "image/svg+xml";
+
+/**
+ * A display output's PNG image, base64.
+ */
+export declare const MIME_PNG: "image/png";
+
+/**
+ * A display output's LaTeX (math).
+ */
+export declare const MIME_LATEX: "text/latex";
+
+/**
+ * A display output's Markdown source.
+ */
+export declare const MIME_MARKDOWN: "text/markdown";
+
+/**
+ * A display output's JSON data.
+ */
+export declare const MIME_JSON: "application/json";
+
+/**
+ * A display output's plain text, which every display output has.
+ */
+export declare const MIME_TEXT: "text/plain";
+
+/**
+ * A matplotlib figure's summary, beside its image: data for a model or
+ * a test to read, never what a renderer shows.
+ */
+export declare const MIME_FIGURE_SUMMARY: "application/vnd.sandpit.figure+json";
+
+/**
+ * The exception `sandpit.verify`'s checks raise when a claim is false
+ * (pyodide-loader/sandpit/verify.py defines it): its messages name
+ * formulas between `$` signs, which the renderers show with KaTeX.
+ */
+export declare const VERIFICATION_ERROR: "VerificationError";
+
+/**
+ * The parts of a display output, in the order its renderers prefer them
+ * (the page's and the embedding client's): the first the output has is
+ * shown. HTML first; then images, SVG before PNG, since it stays sharp
+ * at any size; then the text forms, plain text last.
+ */
+export declare const DISPLAY_PREFERENCE: readonly ["text/html", "image/svg+xml", "image/png", "text/latex", "text/markdown", "application/json", "text/plain"];

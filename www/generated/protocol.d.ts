@@ -2,6 +2,14 @@
 // (themselves generated from src/protocol.rs and src/tools.rs): do not edit.
 
 /**
+ * How a series' values go, in order.
+ */
+export type Monotonic = "increasing" | "decreasing" | "constant" | "neither";
+/**
+ * How a fix's trial ended.
+ */
+export type TrialStatus = "ok" | "error" | "timeout" | "cancelled" | "not_run";
+/**
  * What kind of help a model needs to repair a failed run.
  */
 export type HintCode =
@@ -17,6 +25,14 @@ export type HintCode =
   | "memory_limit"
   | "undefined_name";
 /**
+ * Why a host call gave no value.
+ */
+export type HostCallFailure = "handler" | "invalid_arguments" | "refused" | "limit" | "cancelled";
+/**
+ * How Python waited for a host call.
+ */
+export type HostCallForm = "await" | "sync";
+/**
  * Which standard stream a piece of output came from.
  */
 export type StreamName = "stdout" | "stderr";
@@ -24,6 +40,18 @@ export type StreamName = "stdout" | "stderr";
  * How a run ended.
  */
 export type RunStatus = "ok" | "error" | "timeout" | "crashed" | "cancelled";
+/**
+ * The lint's rules.
+ */
+export type LintRule =
+  | "sql-built-from-strings"
+  | "eval-of-input"
+  | "unsafe-deserialization"
+  | "weak-random-for-secret"
+  | "weak-hash-for-password"
+  | "figure-empty-axes"
+  | "figure-all-nan"
+  | "figure-unlabelled";
 /**
  * Whether an import can work here.
  */
@@ -43,7 +71,7 @@ export type Answer =
   | {
       check: {
         /**
-         * The findings.
+         * The findings (boxed: with a fix and warnings they dwarf the other answers).
          */
         report: CheckReport;
       };
@@ -136,6 +164,26 @@ export type HostMessage =
          * The question.
          */
         query: Query;
+      };
+    }
+  | {
+      host_reply: {
+        /**
+         * The call's number, as the worker gave it.
+         */
+        call: number;
+        /**
+         * Why it gave none, otherwise.
+         */
+        error?: HostCallError | null;
+        /**
+         * The run.
+         */
+        id: number;
+        /**
+         * The function's value as JSON text, when it gave one.
+         */
+        value?: string | null;
       };
     };
 /**
@@ -325,6 +373,30 @@ export type WorkerMessage =
       };
     }
   | {
+      host_call: {
+        /**
+         * Its arguments, a JSON object as text.
+         */
+        arguments: string;
+        /**
+         * The call's number in the run, echoed in the answer.
+         */
+        call: number;
+        /**
+         * How Python waits for it.
+         */
+        form: HostCallForm;
+        /**
+         * The run.
+         */
+        id: number;
+        /**
+         * The function's name.
+         */
+        name: string;
+      };
+    }
+  | {
       done: {
         /**
          * The run.
@@ -448,6 +520,10 @@ export interface RunResult {
    */
   files: FileEntry[];
   /**
+   * The calls the code made to the embedding page's functions, in order.
+   */
+  host_calls?: HostCallRecord[];
+  /**
    * How much memory the session's interpreter had when the run ended, and
    * its limit; absent when the run never reached it.
    */
@@ -486,6 +562,11 @@ export interface RunResult {
    * What the request's `tests` found, when it had tests.
    */
   verification?: Verification | null;
+  /**
+   * Code that ran but is dangerous, and figures that show or say nothing;
+   * never an error.
+   */
+  warnings?: LintWarning[];
 }
 /**
  * A file the run created or changed in its working directory.
@@ -532,6 +613,10 @@ export interface MimeBundle {
     [k: string]: unknown;
   };
   /**
+   * What a matplotlib figure shows, beside its image.
+   */
+  "application/vnd.sandpit.figure+json"?: FigureSummary | null;
+  /**
    * PNG image, base64.
    */
   "image/png"?: string | null;
@@ -557,6 +642,93 @@ export interface MimeBundle {
   "text/plain": string;
 }
 /**
+ * What a matplotlib figure shows (a display's
+ * `application/vnd.sandpit.figure+json`), for a model to read and a test
+ * (`sandpit.verify.figures()`) to check.
+ */
+export interface FigureSummary {
+  /**
+   * Each axes, in the figure's order.
+   */
+  axes: AxesSummary[];
+}
+/**
+ * One axes of a figure.
+ */
+export interface AxesSummary {
+  /**
+   * Its legend's entries, in order.
+   */
+  legend: string[];
+  /**
+   * What is plotted on it: lines, then collections (scatter), bars, images.
+   */
+  series: SeriesSummary[];
+  /**
+   * Its title (`""` when it has none).
+   */
+  title: string;
+  /**
+   * Its x axis label.
+   */
+  xlabel: string;
+  /**
+   * Its y axis label.
+   */
+  ylabel: string;
+}
+/**
+ * One plotted series.
+ */
+export interface SeriesSummary {
+  /**
+   * How many y values are infinite.
+   */
+  inf: number;
+  /**
+   * `line`, `scatter`, `bar`, `barh`, `image`, or a collection's class name.
+   */
+  kind: string;
+  /**
+   * Its label, when it was given one.
+   */
+  label?: string | null;
+  /**
+   * Whether y only rises or only falls, over its finite values in order;
+   * absent for fewer than two.
+   */
+  monotonic?: Monotonic | null;
+  /**
+   * How many y values are NaN.
+   */
+  nan: number;
+  /**
+   * How many points (bars, pixels).
+   */
+  points: number;
+  /**
+   * The finite x values' range; absent when none are numbers.
+   */
+  x?: ValueRange | null;
+  /**
+   * The finite y values' range.
+   */
+  y?: ValueRange | null;
+}
+/**
+ * The smallest and largest of some values.
+ */
+export interface ValueRange {
+  /**
+   * The largest.
+   */
+  max: number;
+  /**
+   * The smallest.
+   */
+  min: number;
+}
+/**
  * An exception raised by the user's code, shaped so a model can repair it.
  */
 export interface RunError {
@@ -568,6 +740,12 @@ export interface RunError {
    * 1-based column just past the end of the failing expression, when known.
    */
   end_column?: number | null;
+  /**
+   * A fix Sandpit proposes, tried before it is offered (`verified` says
+   * whether the trial proved it); absent when the error has no
+   * mechanical fix.
+   */
+  fix?: Fix | null;
   /**
    * What to do about it, where Sandpit can tell.
    */
@@ -592,6 +770,56 @@ export interface RunError {
    * Exception class name, e.g. `ZeroDivisionError`.
    */
   type: string;
+}
+/**
+ * A fix of the submitted program, proposed for a failed run (or a lint
+ * warning) and tried before it is offered.
+ */
+export interface Fix {
+  /**
+   * The whole submitted program with the fix applied.
+   */
+  code: string;
+  /**
+   * A unified diff of the submitted program and the fixed one.
+   */
+  diff: string;
+  /**
+   * What the trial gave instead, when the fix is not verified.
+   */
+  outcome?: FixOutcome | null;
+  /**
+   * What it changes, in one line: `import math`, `` `totl` → `total` ``.
+   */
+  summary: string;
+  /**
+   * How long Sandpit spent trying fixes for this one, in milliseconds
+   * (rounded up): what proving it added to the run's answer.
+   */
+  trial_ms: number;
+  /**
+   * True only when Sandpit ran the fixed program before answering (a
+   * trial: a fresh namespace, a copy of the session's files, the call's
+   * tests) and it ended `ok` with every test passing.
+   */
+  verified: boolean;
+}
+/**
+ * What a fix's trial gave, when it did not prove the fix.
+ */
+export interface FixOutcome {
+  /**
+   * The exception the fixed program raised, when it raised one.
+   */
+  error_type?: string | null;
+  /**
+   * What happened, for a model or a person.
+   */
+  message: string;
+  /**
+   * How the trial ended.
+   */
+  status: TrialStatus;
 }
 /**
  * A machine-readable repair hint with a sentence for humans and models.
@@ -631,6 +859,48 @@ export interface FileEntry {
    * Size in bytes.
    */
   size: number;
+}
+/**
+ * One host call a run made, as its result lists it.
+ */
+export interface HostCallRecord {
+  /**
+   * Its arguments as JSON, cut to a few hundred characters.
+   */
+  arguments: string;
+  /**
+   * Why not, when it did not.
+   */
+  error?: HostCallError | null;
+  /**
+   * How Python waited for it.
+   */
+  form: HostCallForm;
+  /**
+   * From the call to its answer, in milliseconds.
+   */
+  ms: number;
+  /**
+   * The function's name.
+   */
+  name: string;
+  /**
+   * Whether it gave a value.
+   */
+  ok: boolean;
+}
+/**
+ * The error of a host call that gave no value.
+ */
+export interface HostCallError {
+  /**
+   * Which kind of failure.
+   */
+  kind: HostCallFailure;
+  /**
+   * What to tell the code (the page's own message for a handler's error).
+   */
+  message: string;
 }
 /**
  * The memory of a session's interpreter (its wasm heap, where every Python
@@ -680,9 +950,19 @@ export interface Restoration {
    */
   lost: LostRun[];
   /**
+   * What bringing the session back cost, in milliseconds: its worker's
+   * start (none when a ready spare took over) and the replays.
+   */
+  ms?: number;
+  /**
    * Earlier successful runs of the session replayed.
    */
   replayed: number;
+  /**
+   * Earlier runs that ended in an error, a timeout or a cancel: they are
+   * never replayed, so what they changed before they stopped is not back.
+   */
+  skipped?: number;
 }
 /**
  * One earlier run that could not be replayed after a restart.
@@ -811,6 +1091,35 @@ export interface Comparison {
   right: string;
 }
 /**
+ * Code that runs but is dangerous, or a figure that shows or says nothing.
+ */
+export interface LintWarning {
+  /**
+   * 1-based column where the dangerous code starts.
+   */
+  column?: number | null;
+  /**
+   * 1-based column just past its end, when it ends on the same line.
+   */
+  end_column?: number | null;
+  /**
+   * The mechanical fix, where there is one, tried as an error's is.
+   */
+  fix?: Fix | null;
+  /**
+   * 1-based line in the code; absent for a figure's.
+   */
+  line?: number | null;
+  /**
+   * Why it is dangerous and what to do instead.
+   */
+  message: string;
+  /**
+   * Which rule.
+   */
+  rule: LintRule;
+}
+/**
  * Arguments of `check_python`.
  */
 export interface CheckPythonArgs {
@@ -831,6 +1140,11 @@ export interface CheckReport {
    * Why the code does not compile, if it does not (shaped as a run's error).
    */
   syntax_error?: RunError | null;
+  /**
+   * Code that would run but is dangerous, with fixes (not tried: a check
+   * runs nothing).
+   */
+  warnings?: LintWarning[];
 }
 /**
  * Where one imported module would come from.
@@ -866,13 +1180,7 @@ export interface ResetSessionArgs {
    */
   session?: string | null;
 }
-/**
- * What `reset_session` did.
- */
 export interface SessionReset {
-  /**
-   * The session whose variables are gone.
-   */
   session: string;
 }
 /**
@@ -903,6 +1211,24 @@ export interface CompletionOption {
    * The name.
    */
   name: string;
+}
+/**
+ * A function of the embedding page that a run may call from Python.
+ */
+export interface HostFunction {
+  /**
+   * What it does, as the page describes it.
+   */
+  description: string;
+  /**
+   * Its name: a Python identifier, `host.<name>(...)`.
+   */
+  name: string;
+  /**
+   * Its parameters as a Python signature, from their JSON Schema:
+   * `(city: str, days: int = ...)`.
+   */
+  signature: string;
 }
 /**
  * Sent to the worker with `init`, which lets it take code (and starts
@@ -949,6 +1275,12 @@ export interface RunRequest {
    * independent programs graded one by one (a benchmark's, say).
    */
   fresh?: boolean;
+  /**
+   * Functions of the embedding page the code may call (`from sandpit
+   * import host`); none unless the run's caller registered some and
+   * allows this session.
+   */
+  host_functions?: HostFunction[];
   /**
    * Output caps.
    */

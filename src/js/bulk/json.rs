@@ -63,6 +63,25 @@ impl Json {
         self.0.as_f64()
     }
 
+    /// A copy of this object with field `name` set to `value` (the fields
+    /// themselves shared, not copied).
+    pub fn with(&self, name: &str, value: &str) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let copy = js_sys::Object::assign(&js_sys::Object::new(), self.0.unchecked_ref());
+            let _ = js_sys::Reflect::set(&copy, &name.into(), &value.into());
+            Self(copy.into())
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let mut copy = self.0.clone();
+            if let Some(object) = copy.as_object_mut() {
+                object.insert(name.to_owned(), value.into());
+            }
+            Self(copy)
+        }
+    }
+
     /// The names of this object's fields (none when it is not an object).
     pub fn keys(&self) -> Vec<String> {
         #[cfg(target_arch = "wasm32")]

@@ -6,7 +6,7 @@ use std::future::Future;
 
 use futures_channel::oneshot;
 
-use super::{Caller, Runtime};
+use super::{ReplyTo, Runtime};
 use crate::protocol::{Answer, CheckReport, Completions, Query};
 use crate::runtime::supervisor::{Call, RuntimeError};
 
@@ -38,7 +38,7 @@ impl Runtime {
         });
         async move {
             match answer.await? {
-                Answer::Check { report } => Ok(report),
+                Answer::Check { report } => Ok(*report),
                 other => Err(unexpected(&other)),
             }
         }
@@ -68,7 +68,7 @@ impl Runtime {
     /// Queues `query` like a run (Python answers one thing at a time).
     fn query(&self, query: Query) -> impl Future<Output = Result<Answer, RuntimeError>> {
         let (done, receiver) = oneshot::channel();
-        self.inner.submit(Call::Query(query), Caller::Query(done));
+        self.inner.submit(Call::Query(query), ReplyTo::Query(done));
         async move { receiver.await.unwrap_or(Err(RuntimeError::Closed)) }
     }
 }
@@ -77,6 +77,6 @@ impl Runtime {
 fn unexpected(answer: &Answer) -> RuntimeError {
     RuntimeError::Rejected(format!(
         "the worker gave an answer of the wrong kind: {}",
-        answer.kind()
+        answer.wire_name()
     ))
 }

@@ -1,24 +1,45 @@
-//! Where each session's jobs go: its queue moves along, a session with a
-//! job and no worker waits in line for one (the spare, a new worker, or the
-//! worker of the least recently used idle session, which is parked), and
-//! what each session is doing is told.
+//! Where each session's jobs go: a session with a job to start and
+//! nothing in its worker waits in line; sessions in line get workers
+//! (the spare, a new worker while the memory budget has room, else the
+//! worker of a session that is parked) and cores (as many sessions run at
+//! once as there are cores), first come first served, so turns go round.
 
-use super::*;
+use super::parking;
+use super::sessions::{ParkedFor, Turn};
+use super::workers::{Role, Stage};
+use super::Supervisor;
+use crate::protocol::HostMessage;
+use crate::runtime::events::{Effect, RuntimeError, Start, WorkerId};
+use crate::runtime::scheduler::Dispatch;
 
 impl Supervisor {
-    /// Moves session `name`'s queue along: posts its next job when its
-    /// worker is free, ends its worker for a clear, and puts it in line for
-    /// a worker when it has a job but none.
+    /// Moves session `name`'s queue along without starting a job in an
+    /// empty worker (that waits for its turn in line): posts what may wait
+    /// in the worker behind the job in flight, ends its worker for a clear,
+    /// and puts it in line when it has a job to start.
     pub(super) fn pump(&mut self, name: &str) {
+        self.pump_turn(name, false);
+    }
+
+    /// [`Supervisor::pump`]; `granted`: its turn has come, so the job at the
+    /// head of its queue may start in its worker.
+    fn pump_turn(&mut self, name: &str, mut granted: bool) {
         loop {
+            // A batch's fresh runs wait in the worker behind each other only
+            // while no other session waits for a core: turns go a call each.
+            let fresh_ahead = !self.sessions.others_wait_for_core(name);
             let Some(session) = self.sessions.get_mut(name) else {
                 return;
             };
-            match session.scheduler.dispatch() {
+            if session.scheduler.needs_core() && !granted {
+                break;
+            }
+            match session.scheduler.dispatch_with(fresh_ahead) {
                 Some(Dispatch::Post(mut message)) => {
                     let Some(worker) = session.worker else {
                         return;
                     };
+                    granted = false;
                     if let HostMessage::Run { request, .. } = &mut message {
                         request
                             .memory_limit_bytes
@@ -34,169 +55,189 @@ impl Supervisor {
                     if let Some(id) = run {
                         self.start_clock(name, id);
                     }
-                    return;
                 }
                 Some(Dispatch::Reset { id, forget }) => {
                     if let Some(worker) = session.worker {
                         self.retire(worker);
                     }
                     if forget {
-                        self.session_mut(name).listed = false;
+                        self.sessions.entry(name, self.now_ms).listed = false;
                     }
-                    self.callers.remove(&id);
-                    self.emit(Effect::Resolve(id, Reply::Done(Ok(()))));
+                    self.callers.done(id, &mut self.effects);
                 }
                 None => break,
             }
         }
-        let needs_worker = self
-            .sessions
-            .get(name)
-            .is_some_and(|s| s.worker.is_none() && s.scheduler.needs_worker());
-        if needs_worker && !self.waiting.iter().any(|waiting| waiting == name) {
-            self.waiting.push(name.to_owned());
-        }
+        self.sessions.line_up(name);
     }
 
-    /// Gives waiting sessions workers, first come first served: the spare
-    /// (even while it loads), else a new worker while the pool has room,
-    /// else the worker of the least recently used idle session, which is
-    /// parked. A session that waits for a parking that is not due yet arms
-    /// [`Timer::Pool`].
-    pub(super) fn place_waiting(&mut self) {
-        while let Some(name) = self.waiting.first().cloned() {
-            let needs = self
-                .sessions
-                .get(&name)
-                .is_some_and(|s| s.worker.is_none() && s.scheduler.needs_worker());
-            if !needs {
-                self.waiting.remove(0);
+    /// Gives the sessions in line what they wait for: first workers, then
+    /// cores.
+    pub(super) fn schedule(&mut self) {
+        self.give_workers();
+        self.give_cores();
+    }
+
+    /// Gives the sessions in line without a worker one, first come first
+    /// served: the spare (even while it loads), else a new worker while the
+    /// memory budget has room, else the worker of a session that is parked
+    /// for it (see [`parking::for_waiting`]). A session
+    /// that waits for a parking not due yet arms
+    /// [`crate::runtime::events::Timer::Pool`].
+    fn give_workers(&mut self) {
+        for name in self.sessions.line.names() {
+            if self.sessions.turn(&name) != Turn::Worker {
                 continue;
             }
-            if let Some(spare) = self.find(&Role::Spare) {
-                self.waiting.remove(0);
+            if let Some(spare) = self.workers.find(&Role::Spare) {
                 self.bind(spare, &name);
                 continue;
             }
             if !self.admitted {
                 return;
             }
-            if self.live_workers() >= self.limits.workers as usize {
-                match self.park_candidate() {
-                    Ok(idle) => self.park(&idle),
+            if self.workers.live() >= self.limits.resident as usize {
+                let impatient = self.sessions.line.out_of_patience(&name);
+                match parking::for_waiting(&self.sessions, &name, self.now_ms, impatient) {
+                    Ok(other) => self.park(&other, ParkedFor::Session(name.clone())),
                     Err(wait_ms) => {
-                        if let (Some(ms), false) = (wait_ms, self.pool_armed) {
-                            self.pool_armed = true;
-                            self.emit(Effect::StartTimer(Timer::Pool, ms));
-                        }
+                        self.sessions.arm_pool(wait_ms, &mut self.effects);
                         return;
                     }
                 }
             }
-            self.waiting.remove(0);
             self.spawn(Role::Session(name), Start::Python);
         }
     }
 
+    /// Starts the calls of the sessions in line whose workers are ready,
+    /// first come first served, while fewer run than there are cores; none
+    /// while a session waiting for a worker is out of patience, but those
+    /// that have not yet run a call in their present worker (so that one
+    /// can be parked for it).
+    fn give_cores(&mut self) {
+        let blocked = self.sessions.blocked();
+        for name in self.sessions.line.names() {
+            if self.sessions.running() >= self.limits.running as usize {
+                return;
+            }
+            let Some(session) = self.sessions.get(&name) else {
+                continue;
+            };
+            if session.turn() != Turn::Core || (blocked && session.ran_in_worker) {
+                continue;
+            }
+            self.sessions.start_turn(&name);
+            self.pump_turn(&name, true);
+        }
+    }
+
     /// Gives session `name` the spare: it is the session's worker from now on.
-    pub(super) fn bind(&mut self, worker: WorkerId, name: &str) {
-        let Some(slot) = self.slot(worker) else {
+    fn bind(&mut self, worker: WorkerId, name: &str) {
+        let Some(stage) = self.workers.bind(worker, name) else {
             return;
         };
-        slot.role = Role::Session(name.to_owned());
-        slot.background = false;
-        let ready = slot.stage == Stage::Ready;
-        let session = self.session_mut(name);
-        session.worker = Some(worker);
-        if ready {
-            session.scheduler.set_ready();
+        self.assign(name, worker);
+        if stage == Stage::Ready {
+            if let Some(session) = self.sessions.get_mut(name) {
+                session.scheduler.set_ready();
+            }
             self.pump(name);
         }
     }
 
-    /// The idle session to park for a waiting one: the least recently used
-    /// that has been idle [`PARK_AFTER_IDLE_MS`]. Otherwise how long until
-    /// one has, if any is idle at all.
-    pub(super) fn park_candidate(&self) -> Result<String, Option<u32>> {
-        let idle = self
-            .sessions
-            .iter()
-            .filter(|(_, s)| s.worker.is_some() && s.scheduler.is_idle());
-        let Some((name, session)) = idle.min_by(|a, b| a.1.last_used.total_cmp(&b.1.last_used))
-        else {
-            return Err(None);
-        };
-        let idle_ms = self.now_ms - session.last_used;
-        if idle_ms >= f64::from(PARK_AFTER_IDLE_MS) {
-            Ok(name.clone())
-        } else {
-            Err(Some((f64::from(PARK_AFTER_IDLE_MS) - idle_ms).ceil() as u32))
+    /// Session `name` has `worker` from now on: a new session is noted (the
+    /// spares follow how fast sessions are made), and a restore counts its
+    /// cost from here.
+    fn assign(&mut self, name: &str, worker: WorkerId) {
+        let session = self.sessions.entry(name, self.now_ms);
+        session.worker = Some(worker);
+        session.ran_in_worker = false;
+        session.parked_for = None;
+        session.scheduler.worker_assigned(self.now_ms);
+        if !std::mem::replace(&mut session.had_worker, true) {
+            self.background.new_session(self.now_ms);
         }
     }
 
-    /// Ends idle session `name`'s worker; its next job restores it by replay.
-    pub(super) fn park(&mut self, name: &str) {
-        let Some(worker) = self.sessions.get(name).and_then(|s| s.worker) else {
+    /// Ends session `name`'s worker to make room (`for_whom`); its next job
+    /// restores it by replay.
+    pub(super) fn park(&mut self, name: &str, for_whom: ParkedFor) {
+        let Some(worker) = self.sessions.worker(name) else {
             return;
         };
         self.retire(worker);
+        // Nothing in its worker: nothing is stopped, so nothing completes.
+        self.sessions.restart(name, "");
         if let Some(session) = self.sessions.get_mut(name) {
-            // Idle: nothing is stopped, so nothing completes.
-            session.scheduler.restart("", &mut self.ids);
+            session.parked_for = Some(for_whom);
         }
     }
 
-    /// The session a check goes to: checks change no session, so the most
-    /// recently used one with a worker takes it, an idle one first, and
-    /// only without any the default session.
-    pub(super) fn session_for_check(&self) -> String {
-        let with_worker = self.sessions.iter().filter(|(_, s)| s.worker.is_some());
-        let best = with_worker.max_by(|a, b| {
-            let rank = |s: &Session| (s.scheduler.is_idle() && s.scheduler.is_ready(), s.last_used);
-            let (ra, rb) = (rank(a.1), rank(b.1));
-            ra.0.cmp(&rb.0).then(ra.1.total_cmp(&rb.1))
-        });
-        best.map_or_else(|| DEFAULT_SESSION.to_owned(), |(name, _)| name.clone())
+    /// Starts a worker in `role`; a session's is its worker from now on.
+    pub(super) fn spawn(&mut self, role: Role, start: Start) -> WorkerId {
+        let session = match &role {
+            Role::Session(name) => Some(name.clone()),
+            _ => None,
+        };
+        let worker = self.workers.spawn(role, start, &mut self.effects);
+        if let Some(name) = session {
+            self.assign(&name, worker);
+        }
+        worker
     }
 
-    /// Why reading `path` from session `name` cannot work, when the session
-    /// has neither a worker nor anything to restore: no worker is started
-    /// only to say so.
-    pub(super) fn nothing_to_read(&self, name: &str, path: &str) -> Option<String> {
-        let session = self.sessions.get(name);
-        let empty = session.is_none_or(|s| {
-            s.worker.is_none() && !s.scheduler.has_state() && s.scheduler.is_idle()
-        });
-        empty.then(|| {
-            format!(
-                "FileNotFoundError: no such file in session {}: {path}",
-                quoted(name)
-            )
-        })
-    }
-
-    /// What each session is doing, by name.
-    pub(super) fn states(&self) -> Vec<SessionState> {
-        self.sessions
-            .iter()
-            .map(|(name, session)| {
-                let stage = session.worker.and_then(|worker| self.stage(worker));
-                let phase = match stage {
-                    None if self.waiting.contains(name) => SessionPhase::Waiting,
-                    None => SessionPhase::Parked,
-                    Some(Stage::Created | Stage::Starting) => SessionPhase::Starting,
-                    Some(Stage::Ready) if session.scheduler.replaying() => SessionPhase::Restoring,
-                    Some(Stage::Ready) if session.scheduler.in_flight().is_some() => {
-                        SessionPhase::Running
-                    }
-                    Some(Stage::Ready) => SessionPhase::Idle,
-                };
-                SessionState {
-                    name: name.clone(),
-                    phase,
-                    queued: session.scheduler.waiting(),
+    /// Ends a worker for good: whatever it says later is ignored. A
+    /// session it served is left without one.
+    pub(super) fn retire(&mut self, worker: WorkerId) {
+        if let Some(slot) = self.workers.remove(worker) {
+            if let Role::Session(name) = slot.role() {
+                self.set_deadline(name, None);
+                if let Some(session) = self.sessions.get_mut(name) {
+                    session.worker = None;
+                    session.interrupting = None;
                 }
-            })
-            .collect()
+            }
+        }
+        self.emit(Effect::Terminate(worker));
+    }
+
+    /// Sends `init` to the early worker once the guard has passed
+    /// (`Ok(true)`), else starts a new one in its place; fails the start
+    /// when the guard failed. Nothing when it has failed already.
+    pub(super) fn admit(&mut self, guarded: Result<bool, RuntimeError>) {
+        if self.failure.is_some() {
+            return;
+        }
+        let early = self.workers.early();
+        if let (Ok(true), Some((worker, _))) = (&guarded, &early) {
+            self.admitted = true;
+            self.workers.set_stage(*worker, Stage::Starting);
+            self.emit(Effect::Init(*worker));
+            return;
+        }
+        // Created from a script without its CSP (or not created at all), the
+        // early worker is replaced.
+        if let Some((worker, _)) = &early {
+            self.workers.remove(*worker);
+        }
+        if guarded.is_ok() {
+            self.admitted = true;
+            match &early {
+                Some((_, role)) => {
+                    self.spawn(role.clone(), Start::Python);
+                }
+                None if self.sessions.line.is_empty() && self.workers.live() == 0 => {
+                    self.spawn(Role::Spare, Start::Python);
+                }
+                None => {}
+            }
+        }
+        if let Some((worker, _)) = early {
+            self.emit(Effect::Terminate(worker));
+        }
+        if let Err(error) = guarded {
+            self.fail(error.to_string());
+        }
     }
 }

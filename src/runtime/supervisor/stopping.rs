@@ -1,8 +1,13 @@
 //! A run's clock and how it is stopped: its timeout, the interrupt and its
-//! repeats, the nudges that stream its output, and replacing a session's
-//! worker (terminate and replay) when an interrupt is not enough.
+//! repeats, the nudges that stream its output, cancelling, and replacing a
+//! session's worker (terminate and replay) when an interrupt is not enough.
 
-use super::*;
+use super::sessions::{Cancelling, Deadline};
+use super::workers::Role;
+use super::{Supervisor, INTERRUPT_GRACE_MS, INTERRUPT_REPEAT_MS, NUDGE_MS};
+use crate::protocol::RunId;
+use crate::runtime::events::{Effect, RunEvent, Timer, WorkerId};
+use crate::runtime::outcome::StopReason;
 
 impl Supervisor {
     /// Run `id` of session `name` is in Python's hands: its timeout starts (again) in full.
@@ -21,14 +26,7 @@ impl Supervisor {
                 timeout.map(|limit| (Deadline::Timeout { id, limit }, limit)),
             );
         }
-        let now_ms = self.now_ms;
-        let started = match self.callers.get_mut(&id) {
-            Some(Caller::Run(run)) => {
-                run.started_ms = Some(now_ms);
-                true
-            }
-            _ => false,
-        };
+        let started = self.callers.start(id, self.now_ms);
         self.keep_streaming();
         if started {
             self.emit(Effect::Notify(id, RunEvent::Started));
@@ -38,34 +36,19 @@ impl Supervisor {
     /// Starts session `name`'s deadline timer for `deadline` (after its
     /// milliseconds), or stops it.
     pub(super) fn set_deadline(&mut self, name: &str, deadline: Option<(Deadline, u32)>) {
-        let Some(session) = self.sessions.get_mut(name) else {
-            return;
-        };
-        let Some(worker) = session.worker else {
-            session.deadline = None;
-            return;
-        };
-        match deadline {
-            Some((deadline, ms)) => {
-                session.deadline = Some(deadline);
-                self.emit(Effect::StartTimer(Timer::Deadline(worker), ms));
-            }
-            None => {
-                if session.deadline.take().is_some() {
-                    self.emit(Effect::CancelTimer(Timer::Deadline(worker)));
-                }
-            }
+        if let Some(session) = self.sessions.get_mut(name) {
+            session.set_deadline(deadline, &mut self.effects);
         }
     }
 
     pub(super) fn on_deadline(&mut self, worker: WorkerId) {
-        let Some(Role::Session(name)) = self.role(worker) else {
+        let Some(Role::Session(name)) = self.workers.role(worker) else {
             return;
         };
         let Some(session) = self.sessions.get_mut(&name) else {
             return;
         };
-        match session.deadline.take() {
+        match session.take_deadline() {
             Some(Deadline::Timeout { id, limit }) => {
                 self.stop(&name, id, StopReason::Timeout(limit))
             }
@@ -110,12 +93,7 @@ impl Supervisor {
             return;
         }
         self.nudging = false;
-        let busy: Vec<WorkerId> = self
-            .sessions
-            .values()
-            .filter(|s| s.scheduler.in_flight().is_some())
-            .filter_map(|s| s.worker)
-            .collect();
+        let busy = self.sessions.busy_workers();
         if busy.is_empty() || !self.interrupts {
             return;
         }
@@ -126,9 +104,20 @@ impl Supervisor {
     }
 
     /// Session `name`'s worker, if it has an interrupt buffer.
-    pub(super) fn interruptible(&self, name: &str) -> Option<WorkerId> {
-        let worker = self.sessions.get(name)?.worker;
+    fn interruptible(&self, name: &str) -> Option<WorkerId> {
+        let worker = self.sessions.worker(name);
         worker.filter(|_| self.interrupts)
+    }
+
+    /// Stops run `id`: a queued run never starts, a running one is stopped.
+    /// A fresh run waiting in its worker is answered at once, as a queued
+    /// one is; the worker still runs it, and nothing of it stays.
+    pub(super) fn cancel(&mut self, id: RunId) {
+        match self.sessions.cancel(id) {
+            Cancelling::Queued => self.callers.cancelled(id, &mut self.effects),
+            Cancelling::InFlight(name) => self.stop(&name, id, StopReason::Cancelled),
+            Cancelling::Gone => {}
+        }
     }
 
     /// Stops session `name`'s job in flight: by interrupt when possible,
@@ -136,17 +125,16 @@ impl Supervisor {
     /// worker behind it: the interrupt could reach that one instead, if the
     /// first ended just before it was written.
     pub(super) fn stop(&mut self, name: &str, id: RunId, reason: StopReason) {
-        if self.in_flight(name) != Some(id) {
+        if self.sessions.in_flight(name) != Some(id) {
             return;
         }
-        if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
-            run.stop = Some(reason.clone());
-        }
+        self.callers.stopping(id, reason.clone());
+        self.stop_host_calls(id);
         let behind = self
             .sessions
             .get(name)
             .is_some_and(|s| s.scheduler.ahead().next().is_some());
-        let escalate = self.interrupting(name) == Some(id) || behind;
+        let escalate = self.sessions.interrupting(name) == Some(id) || behind;
         match self.interruptible(name).filter(|_| !escalate) {
             Some(worker) => {
                 self.emit(Effect::Interrupt(worker));
@@ -161,13 +149,7 @@ impl Supervisor {
 
     /// While run `id` has not stopped, writes its interrupt again every
     /// [`INTERRUPT_REPEAT_MS`]; once `left_ms` are used up, terminates it.
-    pub(super) fn repeat_interrupt(
-        &mut self,
-        name: &str,
-        id: RunId,
-        reason: StopReason,
-        left_ms: u32,
-    ) {
+    fn repeat_interrupt(&mut self, name: &str, id: RunId, reason: StopReason, left_ms: u32) {
         let wait = left_ms.min(INTERRUPT_REPEAT_MS);
         let left_ms = left_ms - wait;
         let deadline = Deadline::Interrupt {
@@ -188,19 +170,18 @@ impl Supervisor {
                 format!("crashed while being replayed: {detail}")
             }
         };
-        if let Some(id) = self.in_flight(name) {
-            if let Some(Caller::Run(run)) = self.callers.get_mut(&id) {
-                run.stop.get_or_insert(reason);
-            }
+        if let Some(id) = self.sessions.in_flight(name) {
+            self.end_host_calls(id);
+            self.callers.ended(id, reason);
         }
-        if let Some(worker) = self.sessions.get(name).and_then(|s| s.worker) {
+        if let Some(worker) = self.sessions.worker(name) {
             self.retire(worker);
         }
-        let completions = match self.sessions.get_mut(name) {
-            Some(session) => session.scheduler.restart(&reason_text, &mut self.ids),
-            None => return,
+        let Some(completions) = self.sessions.restart(name, &reason_text) else {
+            return;
         };
-        self.resolve(completions);
+        self.callers
+            .resolve(completions, self.now_ms, &mut self.effects);
         self.pump(name);
     }
 }

@@ -1,0 +1,137 @@
+// @ts-check
+// Figure 15: the first visit, as people meet Sandpit: the app page, the
+// widget as an agent drives it (bench/client/), and the widget in a chat UI
+// (bench/chat-ui/), each opened in a fresh browser with an empty on-disk
+// profile, `print(1)` asked for at once; raw Pyodide's page opened the same
+// way. On loopback, and on an emulated link (DevTools' network emulation:
+// 20 Mbit/s down, 5 up, 40 ms latency). Each visit gives the time from
+// navigation start to the first result, the bytes transferred until then,
+// and, on loopback, the bytes until everything the visit starts is over
+// (warm spare, snapshot maker, offline copy): a visit downloads the same
+// bytes on either link, and waiting for them on the slow one would only
+// make the bench longer.
+import { newProfileContext } from "./browser.mjs";
+import { FIRST_RUN, countResponseBytes } from "./loads.mjs";
+
+/** DevTools' network conditions for the emulated link; loopback has none. */
+export const LINKS = {
+  loopback: null,
+  emulated: { offline: false, latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 5e6 / 8 },
+};
+
+/** The link's conditions in words, for the report. */
+export const EMULATED_LINK = "20 Mbit/s down, 5 Mbit/s up, 40 ms latency";
+
+/**
+ * A surface's first visit: `visit(context, page)` opens it in `page` and
+ * resolves once the first result is in, to its page-clock time and
+ * `settled()`, which waits for the rest of the visit.
+ *
+ * @typedef {{ name: string, visit: (context: any, page: any) => Promise<{ firstResultAt: number, settled: () => Promise<void> }> }} Surface
+ */
+
+/**
+ * A first visit to each surface `plan` names per link, `samples` times,
+ * alternating surfaces so drift hits them alike.
+ *
+ * @param {Record<keyof typeof LINKS, Surface[]>} plan
+ * @param {number} samples
+ * @param {(message: string) => void} log
+ */
+export async function measureFirstVisits(plan, samples, log) {
+  /** @type {Record<string, Record<string, { firstResultAt: number, untilFirstResult: number, untilSettled: number | null, byPath: Record<string, number> }[]>>} */
+  const out = {};
+  for (const [link, conditions] of Object.entries(LINKS)) {
+    const surfaces = plan[/** @type {keyof typeof LINKS} */ (link)];
+    out[link] = Object.fromEntries(surfaces.map((surface) => [surface.name, []]));
+    for (let i = 1; i <= samples; i++) {
+      for (const surface of surfaces) {
+        const visit = await firstVisit(surface, conditions);
+        out[link][surface.name].push(visit);
+        const settled = visit.untilSettled === null ? "" : `, ${mb(visit.untilSettled)} until settled`;
+        log(`first visit ${i}/${samples} ${link} ${surface.name}: first result ${Math.round(visit.firstResultAt)} ms, ${mb(visit.untilFirstResult)} until then${settled}`);
+      }
+    }
+  }
+  return out;
+}
+
+const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+
+/**
+ * One first visit in a browser of its own. The link is emulated in every
+ * target the visit's page is made of: its frames and the workers they start.
+ */
+async function firstVisit(surface, conditions) {
+  const browser = await newProfileContext();
+  try {
+    const bytes = countResponseBytes(browser.context);
+    const page = await browser.context.newPage();
+    if (conditions !== null) {
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", conditions);
+    }
+    const { firstResultAt, settled } = await surface.visit(browser.context, page);
+    const atFirstResult = bytes.mark();
+    if (conditions !== null) {
+      const { total, byPath } = await atFirstResult;
+      return { firstResultAt, untilFirstResult: total, untilSettled: null, byPath };
+    }
+    await settled();
+    const [{ total: untilFirstResult }, { total: untilSettled, byPath }] = await Promise.all([atFirstResult, bytes.stop()]);
+    return { firstResultAt, untilFirstResult, untilSettled, byPath };
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * The surfaces by name: the app page (`app`), the agent path (`client`), the
+ * chat-UI path (`chatUi`) and raw Pyodide's page (`raw`).
+ *
+ * @returns {Record<"page" | "widget" | "chat-ui" | "raw", Surface>}
+ */
+export function firstVisitSurfaces({ app, client, chatUi, raw }) {
+  const surfaces = [
+    {
+      name: "page",
+      async visit(context, page) {
+        await app.prepare(context, { firstRun: FIRST_RUN });
+        await page.goto(app.url());
+        const times = await app.loadTimes(page);
+        if (!times.firstOk) throw new Error(`page: ${FIRST_RUN} ended as ${times.firstPhase}`);
+        return { firstResultAt: times.firstResultAt, settled: () => app.settled(page) };
+      },
+    },
+    {
+      name: "widget",
+      async visit(context, page) {
+        await client.prepare(context);
+        await page.goto(client.url({ firstRun: FIRST_RUN }));
+        const firstResultAt = await client.firstResultAt(page);
+        return { firstResultAt, settled: () => client.settled(page) };
+      },
+    },
+    {
+      name: "chat-ui",
+      async visit(context, page) {
+        await chatUi.prepare(context);
+        await page.goto(chatUi.url({ firstRun: FIRST_RUN }));
+        const firstResultAt = await chatUi.firstResultAt(page);
+        return { firstResultAt, settled: () => chatUi.settled(page) };
+      },
+    },
+    {
+      name: "raw",
+      async visit(context, page) {
+        await raw.prepare(context);
+        await page.goto(raw.url(FIRST_RUN));
+        const times = await raw.loadTimes(page);
+        if (!times.firstOk) throw new Error(`raw: ${FIRST_RUN} failed`);
+        return { firstResultAt: times.firstResultAt, settled: async () => {} };
+      },
+    },
+  ];
+  return /** @type {any} */ (Object.fromEntries(surfaces.map((surface) => [surface.name, surface])));
+}
