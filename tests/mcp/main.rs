@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 mod content;
 mod functions;
 mod server;
+mod summary;
 
 fn request(method: &str, params: Value) -> Json {
     Json::from(json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))

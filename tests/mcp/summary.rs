@@ -2,24 +2,11 @@
 //! one line with its diff below, one it could not prove said so, the
 //! warnings with their fixes, and a check's fix and warnings.
 
+use super::*;
 use sandpit::mcp::summary::{check_summary, run_summary};
-use sandpit::protocol::{CheckReport, RunResult};
-use serde_json::{json, Value};
+use sandpit::protocol::CheckReport;
 
 const DIFF: &str = "--- submitted\n+++ fixed\n@@ -1 +1,2 @@\n+import math\n x = math.sqrt(16)\n";
-
-fn result(value: Value) -> RunResult {
-    let mut base = json!({
-        "status": "ok", "stdout": "", "stderr": "", "output": [], "value": null, "displays": [],
-        "error": null, "exit_code": null, "duration_ms": 12.0,
-        "truncated": {"output": false, "output_bytes_total": 0, "displays": false},
-        "blocked": [], "artifacts": [], "files": [], "restored": null
-    });
-    for (key, field) in value.as_object().expect("an object") {
-        base[key] = field.clone();
-    }
-    serde_json::from_value(base).expect("a RunResult")
-}
 
 fn failed_with(fix: Value) -> String {
     let error = json!({
