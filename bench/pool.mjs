@@ -11,6 +11,7 @@
 //     holds three workers, so the pool parks it, idle, to keep a warm
 //     spare), then its next call, which brings it back.
 import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { pollUntil } from "../tests/e2e/poll.mjs";
 import { withSessions } from "./session.mjs";
 import { backgroundDone } from "./targets.mjs";
 
@@ -142,8 +143,10 @@ export async function measurePool(browser, { agent, parking }, passes, log) {
 
 /** Waits until session "long" is parked (the pool parks it to keep a spare once it has been idle 10 s). */
 async function waitParked(page) {
-  await page.waitForFunction(async () => {
-    const all = await window.client.sandpit.sessions();
-    return all.find((/** @type {any} */ s) => s.name === "long")?.phase === "parked";
-  }, null, { polling: 250, timeout: RUN_TIMEOUT_MS });
+  await pollUntil(
+    page,
+    async () => (await window.client.sandpit.sessions()).find((/** @type {any} */ s) => s.name === "long")?.phase === "parked",
+    null,
+    { what: 'session "long" to be parked', timeout: RUN_TIMEOUT_MS, polling: 250 },
+  );
 }

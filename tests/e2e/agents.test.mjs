@@ -15,6 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 import { startApp } from "./harness.mjs";
+import { pollUntil } from "./poll.mjs";
 
 /** An installed npm package's directory (these two export no package.json to resolve). */
 const packageDir = (name) => join(dirname(fileURLToPath(import.meta.url)), "../../node_modules", name);
@@ -141,12 +142,17 @@ describe("WebMCP", () => {
       content: `${polyfill}\ndelete Document.prototype.modelContext;`,
     });
     await (await sandpit.open()).waitReady();
-    const names = await sandpit.page.waitForFunction(async () => {
-      if ("modelContext" in document) return null;
-      const tools = await navigator.modelContext.getTools();
-      return tools.length === 3 ? tools.map((tool) => tool.name) : null;
-    });
-    assert.deepEqual(await names.jsonValue(), ["check_python", "reset_session", "run_python"]);
+    const names = await pollUntil(
+      sandpit.page,
+      async () => {
+        if ("modelContext" in document) return null;
+        const tools = await navigator.modelContext.getTools();
+        return tools.length === 3 ? tools.map((tool) => tool.name) : null;
+      },
+      null,
+      { what: "the three tools on navigator.modelContext", timeout: 10_000 },
+    );
+    assert.deepEqual(names, ["check_python", "reset_session", "run_python"]);
   });
 });
 

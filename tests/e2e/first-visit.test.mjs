@@ -16,6 +16,7 @@ import { chromium } from "playwright-core";
 import { serve, serveDemo } from "../../scripts/serve.mjs";
 import { CONFIG_FILE, WIDGET_PAGE } from "../../www/generated/names.js";
 import { CHROMIUM_ARGS, DIST, READY_TIMEOUT_MS, recordWorkerMessages } from "./harness.mjs";
+import { pollUntil } from "./poll.mjs";
 
 /** What each test started, stopped after it, last first. */
 let stops = [];
@@ -122,8 +123,8 @@ for (const secure of [true, false]) {
     assert.notEqual(new URL(frame.url()).hostname, new URL(tab.url()).hostname, "the widget is on another site than its page");
     // What the widget starts after its first run ends with its start-up snapshot stored:
     // anything the widget would keep is kept by then.
-    await frame.waitForFunction(async () => (await caches.keys()).includes("python-snapshot"), null, {
-      polling: 200,
+    await pollUntil(frame, async () => (await caches.keys()).includes("python-snapshot"), null, {
+      what: "the widget's start-up snapshot to be stored",
       timeout: READY_TIMEOUT_MS,
     });
     const kept = await frame.evaluate(async () => {

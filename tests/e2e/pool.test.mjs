@@ -144,12 +144,13 @@ describe("memory for two workers: a parked session comes back", () => {
 
     const { back } = outcome;
     assert.equal(back.status, "ok", JSON.stringify(back.error));
-    // Replayed: the first run and the 20 increments; the failed run's +100 is not back.
+    // Replayed: the first run, the 20 increments and the run that read `n`; the
+    // failed run's +100 is not back, and the late run fails its replay.
     assert.deepEqual(back.value.json, [20, "kept", false]);
     const restored = back.restored;
     assert.ok(restored, "the result says the session was restored");
     assert.equal(restored.before_run, true);
-    assert.equal(restored.replayed, 21, JSON.stringify(restored));
+    assert.equal(restored.replayed, 22, JSON.stringify(restored));
     assert.equal(restored.skipped, 1, "the run that failed");
     assert.equal(restored.lost.length, 1, JSON.stringify(restored.lost));
     assert.equal(restored.lost[0].session, "long");
