@@ -9,7 +9,7 @@
 // decides when Python may be asked), a check's fixes offered on its marks,
 // and the app's light or dark theme.
 import { autocompletion } from "@codemirror/autocomplete";
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
 import { globalCompletion, localCompletionSource, pythonLanguage } from "@codemirror/lang-python";
 import {
   bracketMatching,
@@ -272,15 +272,15 @@ export class CodeEditor {
   }
 
   /**
-   * Puts `code` in the editor as one change the person can undo; nothing
-   * when it is there already.
+   * Puts `code` in the editor as one change the person can undo, never
+   * merged with their typing just before it; nothing when it is there already.
    *
    * @param {string} code
    */
   setCode(code) {
     const doc = this.view.state.doc;
     if (doc.length === code.length && doc.toString() === code) return;
-    this.view.dispatch({ changes: { from: 0, to: doc.length, insert: code } });
+    this.view.dispatch({ changes: { from: 0, to: doc.length, insert: code }, annotations: isolateHistory.of("full") });
     this.codeChanged = false;
   }
 
