@@ -83,6 +83,8 @@ export function firstVisitRows(visits, notes = {}) {
     const stat = (/** @type {any[]} */ samples, /** @type {string} */ key) => summarise(samples.map((visit) => visit[key]));
     for (const surface of SURFACES) {
       const sandpit = visits[link][surface.name];
+      // Not measured on this link (see bench.mjs: the emulation does not reach a widget on another site).
+      if (sandpit === undefined) continue;
       const where = `${surface.title}, on ${LINK_TITLES[link]}`;
       rows.push(
         row({

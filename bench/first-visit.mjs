@@ -59,8 +59,11 @@ export async function measureFirstVisits(plan, samples, log) {
 const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
 
 /**
- * One first visit in a browser of its own. The link is emulated in every
- * target the visit's page is made of: its frames and the workers they start.
+ * One first visit in a browser of its own. The link is emulated through
+ * the page's DevTools session, which covers its frames of the same site and
+ * their workers; a visit that beats what the link allows is refused, since
+ * part of it (a widget on another site, in a process of its own) went around
+ * the emulation.
  */
 async function firstVisit(surface, conditions) {
   const browser = await newProfileContext();
@@ -76,6 +79,10 @@ async function firstVisit(surface, conditions) {
     const atFirstResult = bytes.mark();
     if (conditions !== null) {
       const { total, byPath } = await atFirstResult;
+      const floorMs = (total / conditions.downloadThroughput) * 1000;
+      if (firstResultAt < floorMs) {
+        throw new Error(`${surface.name}: ${mb(total)} in ${Math.round(firstResultAt)} ms is faster than the emulated link allows (${Math.round(floorMs)} ms): part of the visit was not emulated`);
+      }
       return { firstResultAt, untilFirstResult: total, untilSettled: null, byPath };
     }
     await settled();

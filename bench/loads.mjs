@@ -73,12 +73,13 @@ export function countResponseBytes(context) {
   const pending = [];
   const onFinished = (request) => {
     if (!request.url().startsWith("http")) return;
-    pending.push(
-      request.response().then(async (response) => ({
-        path: new URL(request.url()).pathname,
-        bytes: !response || response.fromServiceWorker() ? 0 : Number((await response.headerValue("content-length")) ?? 0),
-      })),
-    );
+    const counted = request.response().then(async (response) => ({
+      path: new URL(request.url()).pathname,
+      bytes: !response || response.fromServiceWorker() ? 0 : Number((await response.headerValue("content-length")) ?? 0),
+    }));
+    // A request that finishes as the browser closes fails here; only a sum that reads it fails for it.
+    counted.catch(() => {});
+    pending.push(counted);
   };
   context.on("requestfinished", onFinished);
   const sum = async (/** @type {Promise<{ path: string, bytes: number }>[]} */ counted) => {
