@@ -59,7 +59,7 @@ e2e:
 bench: setup-test build
 	node bench/run.mjs
 
-## schema: regenerate tests/fixtures/protocol.schema.json from src/protocol.rs, src/tools.json from src/tools.rs,
+## schema: regenerate tests/fixtures/protocol.schema.json from src/protocol/, src/tools.json from src/tools.rs,
 ## and from those and src/names.rs the JS names and type declarations in www/generated/;
 ## and the Python side, tests/python/wire.py (what the runner sends, as TypedDicts)
 schema:

@@ -37,7 +37,7 @@ export class HostChannel {
   }
 
   /**
-   * Sends the host a message of kind `kind` (see WorkerMessage in src/protocol.rs).
+   * Sends the host a message of kind `kind` (see WorkerMessage in src/protocol/messages.rs).
    *
    * @template {KindOf<WorkerMessage>} K
    * @param {K} kind

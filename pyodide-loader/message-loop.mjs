@@ -281,7 +281,7 @@ export class MessageLoop {
   }
 
   /**
-   * Answers a query (see `Query` in src/protocol.rs); it changes no session.
+   * Answers a query (see `Query` in src/protocol/query.rs); it changes no session.
    *
    * @param {number} id
    * @param {Query} query

@@ -1,6 +1,6 @@
 // @ts-check
 // Reading and writing the host<->worker messages (HostMessage and
-// WorkerMessage in src/protocol.rs): every message is an object with one
+// WorkerMessage in src/protocol/messages.rs): every message is an object with one
 // field, named for its kind: `{ done: { id, result } }`.
 
 /**

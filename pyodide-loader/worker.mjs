@@ -3,7 +3,7 @@
 // workers) that loads Pyodide once, installs the runner, locks itself down,
 // then runs one job at a time.
 //
-// Message shapes are defined in Rust (src/protocol.rs). The worker builds
+// Message shapes are defined in Rust (src/protocol/). The worker builds
 // them by hand, type-checked against the declarations generated from those
 // types (www/generated/protocol.d.ts), and the browser tests validate every
 // message it sends against the JSON Schema generated from them too.

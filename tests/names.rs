@@ -230,6 +230,6 @@ fn the_display_preference_names_every_part_of_a_display_output() {
     );
     assert_eq!(
         preferred, parts,
-        "DISPLAY_PREFERENCE in src/names.rs and MimeBundle in src/protocol.rs should name the same parts"
+        "DISPLAY_PREFERENCE in src/names.rs and MimeBundle in src/protocol/result.rs should name the same parts"
     );
 }

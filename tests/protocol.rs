@@ -136,7 +136,7 @@ fn the_committed_schema_matches_the_rust_types() {
     let committed = std::fs::read_to_string(SCHEMA_FILE).unwrap_or_default();
     assert!(
         committed == generated,
-        "{SCHEMA_FILE} is out of date with src/protocol.rs; regenerate it with `make schema`"
+        "{SCHEMA_FILE} is out of date with src/protocol/; regenerate it with `make schema`"
     );
 }
 

@@ -333,10 +333,7 @@ export function retryInstall() {
   app.change({ installError: null, installProgress: null });
   app.keepAsked = false;
   if (!app.started) app.start();
-  else if (app.container?.controller) {
-    app.keepDue = true;
-    app.keepWhenDue();
-  }
+  else if (app.container?.controller) firstResult();
   else if (app.container !== null) app.register(app.container);
 }
 

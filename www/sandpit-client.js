@@ -18,14 +18,12 @@ import {
   ERROR_INTERNAL,
   ERROR_INVALID_PARAMS,
   FILE_URI_TEMPLATE,
-  FRESH_RUN_META,
-  HOST_CALL_METHOD,
-  HOST_FUNCTIONS_CAPABILITY,
   MCP_PROTOCOL_VERSIONS,
   POOL_CAPABILITY,
   SESSIONS_URI,
-  STREAM_OUTPUT_META,
 } from "./generated/names.js";
+import { runBatch } from "./sandpit-batch.js";
+import { HostFunctions } from "./sandpit-functions.js";
 import { Katex } from "./sandpit-math.js";
 import { FrameSizer, renderInto } from "./sandpit-render.js";
 import { SandpitError, WidgetChannel, textOf, widgetPage } from "./sandpit-transport.js";
@@ -39,7 +37,7 @@ export { ERROR_CODES, SandpitError } from "./sandpit-transport.js";
 /**
  * What a run came to: `status`, `stdout`, `stderr`, `output`, `value`,
  * `displays`, `error`, `artifacts`, `files`, `duration_ms`, ... (generated
- * from the Rust type, src/protocol.rs).
+ * from the Rust type, src/protocol/result.rs).
  *
  * @typedef {ToolCalls["run_python"]["result"]} RunResult
  */
@@ -68,19 +66,9 @@ const CONNECT_TIMEOUT_MS = 30_000;
  */
 
 /**
- * A function of this page that the code may call (`from sandpit import
- * host`, then `await host.<name>(...)`): its `parameters` are a JSON Schema
- * of type "object", which the widget checks the arguments against before
- * `handler(args, { signal })` runs; `signal` aborts when the run is stopped.
- * What the handler resolves to goes back to Python as JSON; what it throws,
- * as `sandpit.HostFunctionError` with its message.
+ * A function of this page that the code may call (see sandpit-functions.js).
  *
- * @typedef {{
- *   name: string,
- *   description?: string,
- *   parameters?: object,
- *   handler: (args: any, context: { signal: AbortSignal }) => unknown,
- * }} HostFunction
+ * @typedef {import("./sandpit-functions.js").HostFunction} HostFunction
  */
 
 /**
@@ -155,14 +143,8 @@ export class Sandpit {
   #katex;
   /** The prefix of the sessions `runMany` uses: this client's own. */
   #batch = `batch-${crypto.randomUUID()}`;
-  /**
-   * The handlers of the functions offered, by name.
-   *
-   * @type {Map<string, HostFunction["handler"]>}
-   */
-  #handlers = new Map();
-  /** What `initialize` offers of them (their handlers stay here). */
-  #offer;
+  /** The functions of this page offered to the code. */
+  #functions;
   /**
    * The server's `initialize` result: its name, version and protocol version.
    *
@@ -175,18 +157,7 @@ export class Sandpit {
    */
   constructor(options = {}) {
     const { container = document.body, url, headless = false, autoResize = true, maxHeight, functions = [], functionSessions } = options;
-    for (const { name, handler } of functions) {
-      if (typeof name !== "string" || typeof handler !== "function") {
-        throw new SandpitError("functions: each needs a `name` (a string) and a `handler` (a function)", ERROR_INVALID_PARAMS);
-      }
-      this.#handlers.set(name, handler);
-    }
-    this.#offer = functions.length
-      ? {
-          functions: functions.map(({ name, description, parameters }) => ({ name, description: description ?? "", inputSchema: parameters ?? { type: "object" } })),
-          ...(functionSessions ? { sessions: functionSessions } : {}),
-        }
-      : null;
+    this.#functions = new HostFunctions(functions, functionSessions);
     const page = widgetPage(url, import.meta.url, options);
     this.#katex = new Katex(page);
     this.#iframe = document.createElement("iframe");
@@ -200,7 +171,7 @@ export class Sandpit {
     this.#iframe.style.width = "100%";
     if (headless) this.#iframe.style.display = "none";
     this.#channel = new WidgetChannel(this.#iframe, page.origin, { autoResize, maxHeight: maxHeight ?? Infinity }, (method, params, signal) =>
-      this.#hostCall(method, params, signal),
+      this.#functions.answer(method, params, signal),
     );
     container.append(this.#iframe);
   }
@@ -265,7 +236,7 @@ export class Sandpit {
       onStatus: options.onStatus,
     };
     try {
-      const result = await this.#call("run_python", args, listeners, signal);
+      const result = await this.#channel.callTool("run_python", args, listeners, signal);
       const run = this.#structured(result);
       shown?.finish(run);
       return run;
@@ -291,42 +262,12 @@ export class Sandpit {
    * `onProgress({ done, total, index, result })` after each program.
    *
    * @param {string[]} programs
-   * @param {{
-   *   concurrency?: number,
-   *   timeoutSeconds?: number,
-   *   memoryLimitMb?: number,
-   *   onProgress?: (progress: { done: number, total: number, index: number, result: ToolCalls["run_python"]["result"] }) => void,
-   * }} [options]
+   * @param {import("./sandpit-batch.js").BatchOptions} [options]
    * @returns {Promise<ToolCalls["run_python"]["result"][]>}
    */
-  async runMany(programs, { concurrency, timeoutSeconds, memoryLimitMb, onProgress } = {}) {
+  async runMany(programs, options = {}) {
     const workers = this.server?.capabilities?.experimental?.[POOL_CAPABILITY]?.maxWorkers ?? 2;
-    const lanes = Math.max(1, Math.min(Math.floor(concurrency ?? workers), programs.length));
-    /** @type {ToolCalls["run_python"]["result"][]} */
-    const results = new Array(programs.length);
-    let next = 0;
-    let done = 0;
-    const lane = async (/** @type {number} */ k) => {
-      // Sessions of its own, so the programs meet nothing of the caller's sessions.
-      const session = `${this.#batch}-${k}`;
-      while (next < programs.length) {
-        const index = next++;
-        /** @type {ToolCalls["run_python"]["arguments"]} */
-        const args = { code: programs[index], session };
-        if (timeoutSeconds !== undefined) args.timeout_seconds = timeoutSeconds;
-        if (memoryLimitMb !== undefined) args.memory_limit_mb = memoryLimitMb;
-        const _meta = { [STREAM_OUTPUT_META]: false, [FRESH_RUN_META]: true };
-        const called = await this.#channel.request("tools/call", { name: "run_python", arguments: args, _meta });
-        if (!called.structuredContent) throw new SandpitError(`program ${index}: ${textOf(called)}`, called._meta?.[ERROR_CODE_META] ?? ERROR_INTERNAL);
-        results[index] = called.structuredContent;
-        onProgress?.({ done: ++done, total: programs.length, index, result: results[index] });
-      }
-    };
-    // Four calls per session at a time: one runs, two wait in its worker to
-    // start the moment the one before ends, and one waits in the widget to
-    // take their place, so the worker never waits for the next call.
-    await Promise.all(Array.from({ length: 4 * lanes }, (_, k) => lane(k % lanes)));
-    return results;
+    return runBatch(this.#channel, this.#batch, workers, programs, options);
   }
 
   /**
@@ -336,7 +277,7 @@ export class Sandpit {
    * @returns {Promise<ToolCalls["check_python"]["result"]>}
    */
   async check(code) {
-    return this.#structured(await this.#call("check_python", { code }));
+    return this.#structured(await this.#channel.callTool("check_python", { code }));
   }
 
   /**
@@ -347,7 +288,7 @@ export class Sandpit {
    * @returns {Promise<ToolCalls["reset_session"]["result"]>}
    */
   async reset(session) {
-    return this.#structured(await this.#call("reset_session", session === undefined ? {} : { session }));
+    return this.#structured(await this.#channel.callTool("reset_session", session === undefined ? {} : { session }));
   }
 
   /**
@@ -396,7 +337,7 @@ export class Sandpit {
     this.server = await this.#channel.handshake(timeoutMs, () =>
       this.#channel.request("initialize", {
         protocolVersion: MCP_PROTOCOL_VERSIONS[0],
-        capabilities: this.#offer ? { experimental: { [HOST_FUNCTIONS_CAPABILITY]: this.#offer } } : {},
+        capabilities: this.#functions.capabilities,
         clientInfo: { name: "sandpit-client", version: VERSION },
       }),
     );
@@ -404,21 +345,6 @@ export class Sandpit {
     // Output comes in progress notifications; the same again as log messages
     // (which older widgets send instead) would only double the traffic.
     await this.#channel.request("logging/setLevel", { level: "warning" });
-  }
-
-  /**
-   * A call of one of this page's functions, from the code: the widget
-   * checked its name and arguments; the handler's value goes back as JSON.
-   *
-   * @param {string} method
-   * @param {any} params
-   * @param {AbortSignal} signal
-   */
-  async #hostCall(method, params, signal) {
-    const handler = method === HOST_CALL_METHOD ? this.#handlers.get(params?.name) : undefined;
-    if (!handler) throw new Error(`this page answers no ${method} for ${JSON.stringify(params?.name)}`);
-    const value = await handler(params.arguments, { signal });
-    return { value: value === undefined ? null : value };
   }
 
   /**
@@ -430,35 +356,5 @@ export class Sandpit {
   #structured(result) {
     if (result.structuredContent !== undefined) return result.structuredContent;
     throw new SandpitError(textOf(result), result._meta?.[ERROR_CODE_META] ?? ERROR_INTERNAL);
-  }
-
-  /**
-   * Asks the widget only for what a listener will use: progress (which also
-   * carries output as it is written) when there is a listener, output when
-   * there is an `onStdout` or `onStderr` (the result holds all of it anyway).
-   * Each notification is one more message between the widget and this page.
-   *
-   * @template {keyof ToolCalls} Name
-   * @param {Name} name
-   * @param {ToolCalls[Name]["arguments"]} args
-   * @param {Listeners} [listeners]
-   * @param {AbortSignal} [signal] cancels the call (MCP's notifications/cancelled); its answer still comes
-   */
-  #call(name, args, listeners = {}, signal) {
-    /** @type {Record<string, unknown>} */
-    const _meta = {};
-    if (listeners.onStatus || listeners.onStdout || listeners.onStderr) _meta.progressToken = `p${this.#channel.nextId}`;
-    if (!listeners.onStdout && !listeners.onStderr) _meta[STREAM_OUTPUT_META] = false;
-    const id = this.#channel.nextId;
-    const answered = this.#channel.request("tools/call", { name, arguments: args, _meta }, listeners);
-    if (signal) {
-      const cancel = () => this.#channel.notify("notifications/cancelled", { requestId: id, reason: String(signal.reason) });
-      if (signal.aborted) cancel();
-      else {
-        signal.addEventListener("abort", cancel, { once: true });
-        answered.finally(() => signal.removeEventListener("abort", cancel)).catch(() => {});
-      }
-    }
-    return answered;
   }
 }

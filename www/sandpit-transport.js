@@ -16,6 +16,7 @@ import {
   IFRAME_TO_CLIENT,
   IFRAME_TO_SERVER,
   PROGRESS_STREAM_META,
+  STREAM_OUTPUT_META,
   WIDGET_EVENT_TYPE,
   WIDGET_HEADLESS_PARAM,
   WIDGET_HIDE_PARAM,
@@ -24,6 +25,8 @@ import {
   WIDGET_RESIZED,
   WIDGET_THEME_PARAM,
 } from "./generated/names.js";
+
+/** @import { ToolCalls } from "./generated/protocol.js" */
 
 /**
  * Callbacks a call may take: output as it is written, and progress.
@@ -198,11 +201,6 @@ export class WidgetChannel {
     window.addEventListener("message", this.#onMessage);
   }
 
-  /** The id the next request gets. */
-  get nextId() {
-    return this.#nextId;
-  }
-
   /**
    * Resolves once the widget says it listens (asked each time its page
    * loads); rejects with WIDGET_TIMEOUT when it has not within `timeoutMs`,
@@ -249,6 +247,37 @@ export class WidgetChannel {
       this.#pending.set(id, { resolve, reject, listeners });
       this.post({ jsonrpc: "2.0", id, method, params });
     });
+  }
+
+  /**
+   * Calls the tool `name`, asking the widget only for what a listener will
+   * use: progress (which also carries output as it is written) when there is
+   * a listener, output when there is an `onStdout` or `onStderr` (the result
+   * holds all of it anyway). Each notification is one more message between
+   * the widget and this page.
+   *
+   * @template {keyof ToolCalls} Name
+   * @param {Name} name
+   * @param {ToolCalls[Name]["arguments"]} args
+   * @param {Listeners} [listeners]
+   * @param {AbortSignal} [signal] cancels the call (MCP's notifications/cancelled); its answer still comes
+   */
+  callTool(name, args, listeners = {}, signal) {
+    /** @type {Record<string, unknown>} */
+    const _meta = {};
+    if (listeners.onStatus || listeners.onStdout || listeners.onStderr) _meta.progressToken = `p${this.#nextId}`;
+    if (!listeners.onStdout && !listeners.onStderr) _meta[STREAM_OUTPUT_META] = false;
+    const id = this.#nextId;
+    const answered = this.request("tools/call", { name, arguments: args, _meta }, listeners);
+    if (signal) {
+      const cancel = () => this.notify("notifications/cancelled", { requestId: id, reason: String(signal.reason) });
+      if (signal.aborted) cancel();
+      else {
+        signal.addEventListener("abort", cancel, { once: true });
+        answered.finally(() => signal.removeEventListener("abort", cancel)).catch(() => {});
+      }
+    }
+    return answered;
   }
 
   /**

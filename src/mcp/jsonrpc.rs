@@ -88,3 +88,8 @@ pub fn notification_message<T: Serialize>(method: &str, params: T) -> Notificati
         params,
     }
 }
+
+/// Field `name` of `message`, when it is a string.
+pub(super) fn string(message: &Json, name: &str) -> Option<String> {
+    message.get(name)?.as_string()
+}

@@ -1,95 +1,27 @@
 //! What each JSON-RPC message asks of the MCP server, and the replies it
 //! gets. Tool calls and file reads need Python, so they come back as
 //! [`Reply`] variants for the caller to carry out and answer with
-//! [`Server::tool_response`] and [`Server::resource_response`].
+//! [`Server::tool_response`] and [`super::resources::file_response`].
 
 use litemap::LiteMap;
 
-use super::content::{self, parse_file_uri, CallToolResult, Resource, ToolOutcome};
+use super::content::{self, CallToolResult, ToolOutcome};
 use super::functions::Offer;
-use super::jsonrpc::{error, response, response_of, Response, JSONRPC};
-use super::results;
+use super::jsonrpc::{error, response, response_of, string, Response, JSONRPC};
+use super::reply::Reply;
+use super::{resources, results};
 use crate::format::quoted;
-use crate::js::bulk::pretty_json;
-use crate::js::bulk::{Json, Text};
+use crate::js::bulk::Json;
 use crate::names::{
-    ERROR_INVALID_PARAMS, FILE_URI_TEMPLATE, FRESH_RUN_META, MCP_PROTOCOL_VERSIONS, SESSIONS_URI,
-    STREAM_OUTPUT_META,
+    ERROR_INVALID_PARAMS, FRESH_RUN_META, MCP_PROTOCOL_VERSIONS, STREAM_OUTPUT_META,
 };
 use crate::protocol::FileEntry;
-use crate::runtime::supervisor::SessionState;
 use crate::tools::{Tool, ToolCall, ToolError};
 
 /// JSON-RPC error codes.
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = ERROR_INVALID_PARAMS as i64;
-/// MCP's code for a resource that does not exist.
-const RESOURCE_NOT_FOUND: i64 = -32002;
-
-/// What to do about one incoming message.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// Send this message back.
-    Send(Json),
-    /// Make this tool call, then send [`Server::tool_response`].
-    Call {
-        /// The request's id.
-        id: Json,
-        /// The checked call.
-        call: ToolCall,
-        /// Where to send progress notifications, if the client asked for them.
-        progress_token: Option<Json>,
-        /// Whether to send output while the code runs: as notifications/message
-        /// (when [`Reply::Call::log_output`]) and, when the call has a progress
-        /// token, in notifications/progress too. A client that only wants the
-        /// result says `"sandpit/streamOutput": false` in the call's `_meta`:
-        /// the result holds the same output, so each chunk would otherwise
-        /// cross to the page twice.
-        stream_output: bool,
-        /// Whether output goes out as notifications/message: the client has
-        /// not set a logging level above `info` (the level output is logged at).
-        log_output: bool,
-    },
-    /// Send [`Server::tool_response`] for this outcome: a call that failed
-    /// before it could be made (bad arguments are the model's to fix).
-    Answer {
-        /// The request's id.
-        id: Json,
-        /// Why it failed.
-        outcome: ToolOutcome,
-    },
-    /// Read this file, then send [`Server::resource_response`].
-    ReadFile {
-        /// The request's id.
-        id: Json,
-        /// The resource's URI.
-        uri: String,
-        /// The session.
-        session: String,
-        /// Path in its working directory.
-        path: String,
-    },
-    /// Tell what each session is doing: send [`Server::sessions_response`].
-    ReadSessions {
-        /// The request's id.
-        id: Json,
-    },
-    /// The client cancelled the request with this id.
-    Cancel(Json),
-    /// The client answered a request of ours (a host call): its `result`,
-    /// or its `error`.
-    Answered {
-        /// The request's id.
-        id: Json,
-        /// The result, when it succeeded.
-        result: Option<Json>,
-        /// The error, when it failed.
-        error: Option<Json>,
-    },
-    /// Nothing to send (a notification).
-    Nothing,
-}
 
 /// One client's connection state.
 #[derive(Debug, Default)]
@@ -189,10 +121,10 @@ impl Server {
             }),
             "tools/call" => return self.call(id, params),
             "resources/list" => Json::of(&results::Resources {
-                resources: self.resources(),
+                resources: resources::list(&self.files),
             }),
             "resources/templates/list" => Json::of(&results::TEMPLATES),
-            "resources/read" => return read(id, params),
+            "resources/read" => return resources::read(id, params),
             _ => {
                 let message = format!("method {} is not supported", quoted(method));
                 return Reply::Send(error(Some(&id), METHOD_NOT_FOUND, &message));
@@ -267,20 +199,6 @@ impl Server {
         }
     }
 
-    fn resources(&self) -> Vec<results::FileResource<'_>> {
-        self.files
-            .iter()
-            .flat_map(|(session, files)| {
-                files.iter().map(move |file| results::FileResource {
-                    uri: content::file_uri(session, &file.path),
-                    name: &file.path,
-                    title: format!("{} (session {session})", file.path),
-                    size: file.size,
-                })
-            })
-            .collect()
-    }
-
     /// The functions the client offers, with their schemas.
     pub fn offer(&self) -> &Offer {
         &self.offer
@@ -296,56 +214,6 @@ impl Server {
             self.files.insert(session.clone(), result.files.clone());
         }
         response_of(id, content::call_result(outcome))
-    }
-
-    /// The response to `resources/read` request `id`: the file's bytes, or why not.
-    pub fn resource_response(
-        id: &Json,
-        uri: &str,
-        path: &str,
-        read: Result<String, String>,
-    ) -> Json {
-        match read {
-            Ok(content_base64) => {
-                let mime = mime_of(path);
-                let text = content::is_text(mime)
-                    .then(|| content::decode_utf8(&content_base64))
-                    .flatten();
-                let blob = text.is_none().then(|| Text::from(content_base64));
-                let contents = Resource {
-                    uri: uri.to_owned(),
-                    mime_type: mime,
-                    text: text.map(Text::from),
-                    blob,
-                };
-                response(
-                    id,
-                    Json::of(&results::Contents {
-                        contents: [contents],
-                    }),
-                )
-            }
-            Err(why) => error(Some(id), RESOURCE_NOT_FOUND, &format!("{uri}: {why}")),
-        }
-    }
-}
-
-impl Server {
-    /// The response to `resources/read` request `id` of [`SESSIONS_URI`]:
-    /// `states` as JSON text.
-    pub fn sessions_response(id: &Json, states: &[SessionState]) -> Json {
-        let contents = Resource {
-            uri: SESSIONS_URI.to_owned(),
-            mime_type: "application/json",
-            text: Some(pretty_json(&states)),
-            blob: None,
-        };
-        response(
-            id,
-            Json::of(&results::Contents {
-                contents: [contents],
-            }),
-        )
     }
 }
 
@@ -383,52 +251,9 @@ fn initialize(asked: Option<String>, max_workers: Option<u32>) -> results::Initi
     }
 }
 
-/// Field `name` of `message`, when it is a string.
-fn string(message: &Json, name: &str) -> Option<String> {
-    message.get(name)?.as_string()
-}
-
-fn read(id: Json, params: &Json) -> Reply {
-    let uri = string(params, "uri").unwrap_or_default();
-    if uri == SESSIONS_URI {
-        return Reply::ReadSessions { id };
-    }
-    match parse_file_uri(&uri) {
-        Some((session, path)) => Reply::ReadFile {
-            id,
-            uri,
-            session,
-            path,
-        },
-        None => {
-            let message = format!(
-                "{} is not a Sandpit file URI ({FILE_URI_TEMPLATE})",
-                quoted(&uri)
-            );
-            Reply::Send(error(Some(&id), RESOURCE_NOT_FOUND, &message))
-        }
-    }
-}
-
 fn notification(method: &str, params: &Json) -> Reply {
     match (method, params.get("requestId")) {
         ("notifications/cancelled", Some(request)) => Reply::Cancel(request),
         _ => Reply::Nothing,
-    }
-}
-
-/// The MIME type of a file name, for the few kinds a model reads.
-fn mime_of(path: &str) -> &'static str {
-    let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    match extension.as_deref() {
-        Some("txt" | "log" | "py" | "md") => "text/plain",
-        Some("csv") => "text/csv",
-        Some("json") => "application/json",
-        Some("html" | "htm") => "text/html",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        Some("pdf") => "application/pdf",
-        _ => "application/octet-stream",
     }
 }

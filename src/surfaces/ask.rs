@@ -1,56 +1,28 @@
 //! The Ask panel's way in: a model the person picked calls Sandpit's tools.
 //! This carries out the loop's effects ([`crate::model::agent`]): requests
-//! to the model's API from the page's main thread (`www/model-stream.js`),
-//! tool calls through the same [`ToolHost`] as every other surface, the
-//! wait of a rate limit, and saving each session's conversation.
+//! to the model's API from the page's main thread (`model_stream`), tool
+//! calls through the same [`ToolHost`] as every other surface, the wait of
+//! a rate limit, and saving each session's conversation.
 //!
-//! The API key is read here, put in a request's headers for the endpoint it
-//! was entered for, and goes nowhere else: the Python worker is never sent
-//! it, and its CSP would let it reach no endpoint anyway.
+//! The API key is read in `model_stream`, put in a request's headers for
+//! the endpoint it was entered for, and goes nowhere else: the Python worker
+//! is never sent it, and its CSP would let it reach no endpoint anyway.
 
 use gloo_timers::callback::Timeout;
 use leptos::logging::warn;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::prelude::*;
 
 use super::tool_host::ToolHost;
-use crate::js::bulk::{to_js, Json};
+use crate::js::bulk::Json;
 use crate::mcp::content::call_result;
 use crate::model::agent::{AskLoop, Effect, Event};
 use crate::model::conversation::Conversation;
-use crate::model::failure::HttpFailure;
-use crate::model::request::build;
 use crate::model::settings::{KeyBinding, ModelSettings};
 use crate::protocol::RunId;
 use crate::store::{self, conversations};
-use crate::tools::Tool;
 
-#[wasm_bindgen(module = "/www/model-stream.js")]
-extern "C" {
-    /// A request's answer: its status, and its body as it streams.
-    type Opened;
-
-    #[wasm_bindgen(catch, js_name = open)]
-    async fn js_open(
-        url: &str,
-        headers: JsValue,
-        body: &JsValue,
-        signal: &web_sys::AbortSignal,
-    ) -> Result<Opened, JsValue>;
-
-    #[wasm_bindgen(method, getter)]
-    fn status(this: &Opened) -> u16;
-
-    #[wasm_bindgen(method, getter, js_name = retryAfter)]
-    fn retry_after(this: &Opened) -> Option<String>;
-
-    #[wasm_bindgen(method, getter, js_name = errorBody)]
-    fn error_body(this: &Opened) -> String;
-
-    #[wasm_bindgen(method, catch)]
-    async fn next(this: &Opened) -> Result<JsValue, JsValue>;
-}
+mod model_stream;
 
 /// Marks on the page's performance timeline, for the benchmark: the loop's
 /// own time between a model's tool calls arriving and its next request
@@ -290,88 +262,6 @@ impl Ask {
             .unwrap_or_default()
     }
 
-    /// Sends the model the conversation of `session` and streams its answer
-    /// back into the loop.
-    fn request(self, session: &str) {
-        let settings = self.settings.get_untracked();
-        let key = self.key.with_untracked(|key| {
-            key.as_ref()
-                .and_then(|k| k.key_for(&settings.endpoint))
-                .map(str::to_owned)
-        });
-        let Some(request) = self.with_untracked(session, |ask| {
-            build(
-                &settings,
-                key.as_deref(),
-                &ask.conversation,
-                &Tool::descriptors(),
-            )
-        }) else {
-            return;
-        };
-        let Ok(abort) = web_sys::AbortController::new() else {
-            self.dispatch(
-                session,
-                Event::Unreachable("the browser cannot abort requests".to_owned()),
-            );
-            return;
-        };
-        let signal = abort.signal();
-        let serial = self.with_inflight(session, |inflight| {
-            inflight.serial += 1;
-            inflight.abort = Some(abort);
-            inflight.serial
-        });
-        let current = move |session: &str| self.with_inflight(session, |i| i.serial) == serial;
-        let headers = to_js(&request.headers);
-        let session = session.to_owned();
-        spawn_local(async move {
-            mark(marks::REQUEST);
-            let opened = js_open(&request.url, headers, &to_js(&request.body), &signal).await;
-            if !current(&session) {
-                return;
-            }
-            let opened = match opened {
-                Ok(opened) => opened,
-                Err(error) => {
-                    return self.dispatch(
-                        &session,
-                        Event::Unreachable(crate::js::error::message(&error)),
-                    );
-                }
-            };
-            let status = opened.status();
-            if !(200..300).contains(&status) {
-                let failure = HttpFailure {
-                    status,
-                    retry_after: opened.retry_after(),
-                    body: opened.error_body(),
-                };
-                return self.dispatch(&session, Event::Refused(failure));
-            }
-            self.dispatch(&session, Event::Responded);
-            loop {
-                let next = opened.next().await;
-                if !current(&session) {
-                    return;
-                }
-                match next {
-                    Ok(piece) => match piece.as_string() {
-                        Some(text) => self.dispatch(&session, Event::Chunk(&text)),
-                        None => return self.dispatch(&session, Event::Ended),
-                    },
-                    Err(error) => {
-                        return self.dispatch(
-                            &session,
-                            Event::Unreachable(crate::js::error::message(&error)),
-                        );
-                    }
-                }
-            }
-        });
-    }
-
-    /// Keeps `session`'s conversation.
     /// Forgets `session`'s conversation for good (the session was deleted),
     /// stopping its model first.
     pub fn forget(self, session: &str) {

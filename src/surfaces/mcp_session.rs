@@ -14,7 +14,7 @@ use crate::format;
 use crate::js::bulk::{to_js, Json, Text};
 use crate::mcp::jsonrpc::notification_message;
 use crate::mcp::server::OUTPUT_LOG_LEVEL;
-use crate::mcp::{Reply, Server};
+use crate::mcp::{resources, Reply, Server};
 use crate::protocol::{RunId, StreamName};
 use crate::runtime::RunEvent;
 
@@ -95,7 +95,7 @@ impl McpSession {
             Reply::Nothing => {}
             Reply::ReadSessions { id } => {
                 let states = self.host.session_states();
-                (self.send)(to_js(&Server::sessions_response(&id, &states)));
+                (self.send)(to_js(&resources::sessions_response(&id, &states)));
             }
             Reply::Answered { id, result, error } => {
                 self.host_calls.answered(&id, result, error, self.host);
@@ -121,7 +121,7 @@ impl McpSession {
                 let send = self.send.clone();
                 let read = self.host.read_file(&session, &path);
                 spawn_local(async move {
-                    send(to_js(&Server::resource_response(
+                    send(to_js(&resources::file_response(
                         &id,
                         &uri,
                         &path,

@@ -138,14 +138,14 @@ fn file_uris_round_trip_and_resources_read_asks_for_the_file() {
     )));
     assert_eq!(bad["error"]["code"], -32002);
 
-    let text = value(Server::resource_response(
+    let text = value(resources::file_response(
         &Json::from(json!(1)),
         &uri,
         "a.txt",
         Ok(b64("hello")),
     ));
     assert_eq!(text["result"]["contents"][0]["text"], "hello");
-    let missing = value(Server::resource_response(
+    let missing = value(resources::file_response(
         &Json::from(json!(1)),
         &uri,
         "a.txt",
@@ -235,7 +235,7 @@ fn the_sessions_resource_says_what_each_session_is_doing() {
             why: "Waiting for a core.".into(),
         },
     ];
-    let response = value(Server::sessions_response(&id, &states));
+    let response = value(resources::sessions_response(&id, &states));
     let content = &response["result"]["contents"][0];
     assert_eq!(content["uri"], "sandpit://sessions");
     assert_eq!(content["mimeType"], "application/json");

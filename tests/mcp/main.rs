@@ -6,7 +6,7 @@
 use base64::Engine;
 use sandpit::js::bulk::Json;
 use sandpit::mcp::content::{call_result, file_uri, parse_file_uri};
-use sandpit::mcp::{Reply, Server, ToolOutcome};
+use sandpit::mcp::{resources, Reply, Server, ToolOutcome};
 use sandpit::names::{ERROR_CODE_META, ERROR_INTERNAL, ERROR_INVALID_PARAMS};
 use sandpit::protocol::{RunResult, DEFAULT_SESSION};
 use sandpit::tools::{Tool, ToolCall};

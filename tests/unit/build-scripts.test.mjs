@@ -69,6 +69,8 @@ test("the embedding client is one module: its own modules and the names written 
   assert.doesNotMatch(one, /^\s*import\b/m);
   assert.match(one, /\bWidgetChannel = class\b/, "the transport is in it");
   assert.match(one, /sandpit-run/, "the renderer is in it");
+  assert.match(one, /\bHostFunctions = class\b/, "the page's functions are in it");
+  assert.match(one, /\bfunction runBatch\(/, "runMany's batches are in it");
   assert.match(one, /mcp-iframe/, "the names are written in");
   // The plugin every other file gets leaves the client's own modules to the browser.
   assert.match(await bundled("www/sandpit-client.js", namesWrittenIn), /from "\.\/sandpit-transport\.js"/);

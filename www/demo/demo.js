@@ -13,13 +13,6 @@ const { app } = await (await fetch("demo-config.json")).json();
 const state = element("#state");
 const send = /** @type {HTMLButtonElement} */ (element('#compose button[type="submit"]'));
 const stop = /** @type {HTMLButtonElement} */ (element("#stop"));
-/**
- * Stops the reply's runs in progress; none while nothing runs.
- *
- * @type {AbortController | null}
- */
-let running = null;
-stop.addEventListener("click", () => running?.abort("stopped from the chat page"));
 
 /** The page's own table, which its functions read: the code never sees it whole. */
 const CITIES = {
@@ -89,18 +82,6 @@ element("#example-host").addEventListener("click", () => {
   /** @type {HTMLTextAreaElement} */ (element("#message")).value = HOST_EXAMPLE;
 });
 
-/** @type {import("../sandpit-client.js").Sandpit} */
-let sandpit;
-try {
-  /** @type {typeof import("../sandpit-client.js")} */
-  const { Sandpit } = await import(new URL("sandpit-client.js", app).href);
-  sandpit = await Sandpit.create({ container: element("#widget"), timeoutMs: 60_000, functions: FUNCTIONS });
-  state.textContent = `Connected to ${sandpit.server.serverInfo.name} ${sandpit.server.serverInfo.version}`;
-  send.disabled = false;
-} catch (error) {
-  state.textContent = `The widget could not start: ${/** @type {Error} */ (error).message}`;
-}
-
 /**
  * The code blocks of a reply, or the whole reply when it has none.
  *
@@ -123,34 +104,75 @@ function bubble(className, text) {
   return item;
 }
 
-element("#compose").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const text = /** @type {HTMLTextAreaElement} */ (element("#message")).value;
-  bubble("model", text);
-  running = new AbortController();
-  const { signal } = running;
-  // One reply at a time: Stop ends it.
-  send.disabled = true;
-  stop.disabled = false;
-  for (const code of codeOf(text)) {
-    if (signal.aborted) break;
-    const output = bubble("tool", "");
-    output.dataset.testid = "tool-output";
-    output.dataset.state = "running";
-    /** @type {{ status: string, value?: { repr: unknown } | null, error?: { type?: string, message: string } | null }} */
-    const result = await sandpit
-      .run(code, {
-        signal,
-        onStdout: (chunk) => (output.textContent += chunk),
-        onStderr: (chunk) => (output.textContent += chunk),
-      })
-      .catch((error) => ({ status: "failed", error: { message: error.message } }));
-    const value = result.value ? `→ ${result.value.repr}` : "";
-    const error = result.error ? `${result.error.type ?? "Error"}: ${result.error.message}` : "";
-    output.textContent += [value, error].filter(Boolean).join("\n");
-    output.dataset.state = result.status;
+/** The chat with its widget: runs the Python of each reply, one reply at a time. */
+class Chat {
+  /**
+   * Stops the reply's runs in progress; none while nothing runs.
+   *
+   * @type {AbortController | null}
+   */
+  #running = null;
+  #sandpit;
+
+  /** @param {import("../sandpit-client.js").Sandpit} sandpit */
+  constructor(sandpit) {
+    this.#sandpit = sandpit;
   }
-  running = null;
-  stop.disabled = true;
+
+  /** Stops the reply being run, if any. */
+  stop() {
+    this.#running?.abort("stopped from the chat page");
+  }
+
+  /**
+   * Shows a model's reply and runs its code, its output streaming into the chat.
+   *
+   * @param {string} text
+   */
+  async reply(text) {
+    bubble("model", text);
+    this.#running = new AbortController();
+    const { signal } = this.#running;
+    // One reply at a time: Stop ends it.
+    send.disabled = true;
+    stop.disabled = false;
+    for (const code of codeOf(text)) {
+      if (signal.aborted) break;
+      const output = bubble("tool", "");
+      output.dataset.testid = "tool-output";
+      output.dataset.state = "running";
+      /** @type {{ status: string, value?: { repr: unknown } | null, error?: { type?: string, message: string } | null }} */
+      const result = await this.#sandpit
+        .run(code, {
+          signal,
+          onStdout: (chunk) => (output.textContent += chunk),
+          onStderr: (chunk) => (output.textContent += chunk),
+        })
+        .catch((error) => ({ status: "failed", error: { message: error.message } }));
+      const value = result.value ? `→ ${result.value.repr}` : "";
+      const error = result.error ? `${result.error.type ?? "Error"}: ${result.error.message}` : "";
+      output.textContent += [value, error].filter(Boolean).join("\n");
+      output.dataset.state = result.status;
+    }
+    this.#running = null;
+    stop.disabled = true;
+    send.disabled = false;
+  }
+}
+
+try {
+  /** @type {typeof import("../sandpit-client.js")} */
+  const { Sandpit } = await import(new URL("sandpit-client.js", app).href);
+  const sandpit = await Sandpit.create({ container: element("#widget"), timeoutMs: 60_000, functions: FUNCTIONS });
+  const chat = new Chat(sandpit);
+  // Stop is disabled until a reply runs, and Send until the widget answers.
+  stop.addEventListener("click", () => chat.stop());
+  element("#compose").addEventListener("submit", (event) => {
+    event.preventDefault();
+    chat.reply(/** @type {HTMLTextAreaElement} */ (element("#message")).value);
+  });
+  state.textContent = `Connected to ${sandpit.server.serverInfo.name} ${sandpit.server.serverInfo.version}`;
   send.disabled = false;
-});
+} catch (error) {
+  state.textContent = `The widget could not start: ${/** @type {Error} */ (error).message}`;
+}

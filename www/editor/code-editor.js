@@ -41,7 +41,7 @@ export { EditorView };
 /** @typedef {import("./marks.js").Mark} Mark */
 
 /**
- * Names Python offers at the cursor (`Completions` in src/protocol.rs).
+ * Names Python offers at the cursor (`Completions` in src/protocol/query.rs).
  *
  * @typedef {{ token: string, options: { name: string, kind: string }[] }} Completions
  */
