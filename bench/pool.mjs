@@ -10,7 +10,7 @@
 //   - a restore: a session with 200 runs parked (the widget's deployment
 //     holds three workers, so the pool parks it, idle, to keep a warm
 //     spare), then its next call, which brings it back.
-import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { RUN_TIMEOUT_MS } from "../tests/e2e/harness/timeouts.mjs";
 import { withSessions } from "./session.mjs";
 import { backgroundDone } from "./targets.mjs";
 

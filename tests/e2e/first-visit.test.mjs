@@ -15,7 +15,10 @@ import { chromium } from "playwright-core";
 
 import { serve, serveDemo } from "../../scripts/serve.mjs";
 import { CONFIG_FILE, WIDGET_PAGE } from "../../www/generated/names.js";
-import { CHROMIUM_ARGS, DIST, READY_TIMEOUT_MS, recordWorkerMessages } from "./harness.mjs";
+import { DIST } from "./harness.mjs";
+import { CHROMIUM_ARGS } from "./harness/browser.mjs";
+import { recordWorkerMessages } from "./harness/protocol.mjs";
+import { READY_TIMEOUT_MS } from "./harness/timeouts.mjs";
 
 /** What each test started, stopped after it, last first. */
 let stops = [];
