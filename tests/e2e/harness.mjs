@@ -1,8 +1,10 @@
 // @ts-check
 // Shared set-up for the browser tests: the built bundle served on loopback,
-// Debian's headless Chromium (harness/browser.mjs) driven by playwright-core,
-// and the page object (harness/page.mjs), which fails a test on console and
-// page errors and on worker messages outside the protocol.
+// Debian's headless Chromium driven by playwright-core, and a page object.
+// The parts are in harness/: the browser (browser.mjs), the page object
+// (page.mjs), which fails a test on console and page errors and on a worker
+// message outside the protocol (protocol.mjs), the Python several tests run
+// (python.mjs), axe (axe.mjs) and how long to wait (timeouts.mjs).
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
