@@ -14,8 +14,9 @@ import { DIST, startApp } from "./harness.mjs";
 export const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
 /**
- * A temporary directory, removed after the test that asked for it (`after`
- * called within a test is a hook of that test).
+ * A temporary directory, removed after the test that asked for it: `after`
+ * called within a test is a hook of that test, run once the suite's
+ * `afterEach` has closed the app that served the directory.
  */
 export async function scratchDir() {
   const dir = await mkdtemp(join(tmpdir(), "sandpit-pwa-"));
