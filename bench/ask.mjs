@@ -7,7 +7,7 @@
 // `:tool-start`, `:tool-end`, `:request`); the model is the browser tests'
 // stub server (a test double for a model's API, an outside service we
 // cannot run here), so its own speed is not in the figure.
-import { READY_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { READY_TIMEOUT_MS } from "../tests/e2e/harness/timeouts.mjs";
 import { startModelStub } from "../tests/e2e/model-stub.mjs";
 import { newContext } from "./browser.mjs";
 

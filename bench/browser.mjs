@@ -1,7 +1,7 @@
 // @ts-check
 // The browser the bench drives: the browser tests' Chromium, with contexts
 // that can reach loopback only.
-import { launchChromium, openProfile } from "../tests/e2e/harness.mjs";
+import { launchChromium, openProfile } from "../tests/e2e/harness/browser.mjs";
 
 export { launchChromium };
 

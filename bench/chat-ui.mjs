@@ -11,7 +11,7 @@
 import { build } from "esbuild";
 
 import { serveDemo } from "../scripts/serve.mjs";
-import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { RUN_TIMEOUT_MS } from "../tests/e2e/harness/timeouts.mjs";
 import { newContext } from "./browser.mjs";
 import { TRIVIAL_RUN } from "./session.mjs";
 

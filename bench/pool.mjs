@@ -10,8 +10,8 @@
 //   - a restore: a session with 200 runs parked (the widget's deployment
 //     holds three workers, so the pool parks it, idle, to keep a warm
 //     spare), then its next call, which brings it back.
-import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
-import { pollUntil } from "../tests/e2e/poll.mjs";
+import { RUN_TIMEOUT_MS } from "../tests/e2e/harness/timeouts.mjs";
+import { pollUntil } from "../tests/e2e/harness/poll.mjs";
 import { withSessions } from "./session.mjs";
 import { backgroundDone } from "./targets.mjs";
 

@@ -11,7 +11,7 @@
 //     (it posts only to a worker that is ready and idle, so after any
 //     replay); raw's new worker saying it is ready (the run waits inside it).
 // The queued run's own time comes after that point, so none of it counts.
-import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { RUN_TIMEOUT_MS } from "../tests/e2e/harness/timeouts.mjs";
 import { withDeadline } from "./deadline.mjs";
 import { recoverySample } from "./page-scripts.mjs";
 import { TRIVIAL_RUN, withSessions } from "./session.mjs";

@@ -12,7 +12,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { RUN_TIMEOUT_MS } from "../tests/e2e/harness/timeouts.mjs";
 import { newContext } from "./browser.mjs";
 import { mainThreadClock } from "./cdp.mjs";
 import { TRIVIAL_RUN } from "./session.mjs";

@@ -14,7 +14,7 @@
 // (BLOCK_PAUSE_MS): a page's leftover work after its block (painting,
 // garbage collection) would otherwise land on the first runs of the target
 // that follows it, always the same one.
-import { RUN_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { RUN_TIMEOUT_MS } from "../tests/e2e/harness/timeouts.mjs";
 import { newContext } from "./browser.mjs";
 import { mainThreadClock, pageHeap, traceMainThread, workerHeaps } from "./cdp.mjs";
 import { measureHostCalls } from "./host-calls.mjs";

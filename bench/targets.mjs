@@ -9,7 +9,7 @@
 // Sandpit gets it typed into its editor by an init script, the raw page
 // reads it from its query string. The agent path is not loaded that way
 // (figures 1 to 3 and 7 are about opening the app), so it has no `loadTimes`.
-import { READY_TIMEOUT_MS } from "../tests/e2e/harness.mjs";
+import { READY_TIMEOUT_MS } from "../tests/e2e/harness/timeouts.mjs";
 import { CLOCK_PATH, EDITOR_MODULE } from "../www/generated/names.js";
 import { firstRunOnOpen, installSandpitDriver, watchSandpit } from "./page-sandpit.mjs";
 import { installClientDriver, installRawDriver, reportWidgetRuns } from "./page-scripts.mjs";

@@ -2,8 +2,8 @@
 // The chat-UI path's page for `make bench`, bundled by bench/chat-ui.mjs:
 // what a chat UI built on the official MCP SDK does with Sandpit's widget.
 // It frames the widget, connects the SDK's Client over @mcp-b/transports'
-// IframeParentTransport (as tests/e2e/widget.test.mjs does), and calls
-// run_python as soon as the widget has answered `initialize`, without
+// IframeParentTransport (as tests/e2e/widget-demo-sdk.test.mjs does), and
+// calls run_python as soon as the widget has answered `initialize`, without
 // waiting for the page to settle (its warm spare and snapshot maker then
 // start while the calls go on). `window.chatUi.session` is what the harness drives.
 import { IframeParentTransport } from "@mcp-b/transports";

@@ -2,8 +2,8 @@
 //! both APIs built from a conversation, streamed answers read event by
 //! event, the loop's decisions for each turn of events (steps, the limit,
 //! Stop, failures, bad tool calls), a reload, and the notebook export. The
-//! browser test (tests/e2e/ask.test.mjs) drives the same code against a stub
-//! model server.
+//! browser tests (tests/e2e/ask-*.test.mjs) drive the same code against a
+//! stub model server.
 
 use sandpit::js::bulk::Json;
 use sandpit::mcp::content::call_result;

@@ -7,9 +7,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import { serveDemo } from "../../scripts/serve.mjs";
-import { READY_TIMEOUT_MS, screenshot, seriousViolations, startApp, useSandpit } from "./harness.mjs";
+import { screenshot, startApp, useSandpit } from "./harness.mjs";
+import { seriousViolations } from "./harness/axe.mjs";
+import { READY_TIMEOUT_MS } from "./harness/timeouts.mjs";
 
-/** @type {import("./harness.mjs").SandpitPage} */
+/** @type {import("./harness/page.mjs").SandpitPage} */
 let sandpit;
 /** @type {{ url: string }} */
 let app;

@@ -15,7 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 import { startApp } from "./harness.mjs";
-import { pollUntil } from "./poll.mjs";
+import { pollUntil } from "./harness/poll.mjs";
 
 /** An installed npm package's directory (these two export no package.json to resolve). */
 const packageDir = (name) => join(dirname(fileURLToPath(import.meta.url)), "../../node_modules", name);

@@ -15,7 +15,7 @@ const WORKERS = 2;
 describe("runMany", () => {
   let app;
   let host;
-  /** @type {import("./harness.mjs").SandpitPage} */
+  /** @type {import("./harness/page.mjs").SandpitPage} */
   let sandpit;
 
   before(async () => {

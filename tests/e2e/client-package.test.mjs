@@ -13,7 +13,9 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { serveDemo } from "../../scripts/serve.mjs";
-import { DIST, launchChromium, ROOT, RUN_TIMEOUT_MS } from "./harness.mjs";
+import { DIST, ROOT } from "./harness.mjs";
+import { launchChromium } from "./harness/browser.mjs";
+import { RUN_TIMEOUT_MS } from "./harness/timeouts.mjs";
 
 const { version } = JSON.parse(await readFile(join(ROOT, "client", "package.json"), "utf8"));
 const TARBALL = join(ROOT, "target", `sandpit-client-${version}.tgz`);

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import { useSandpit } from "./harness.mjs";
 
 describe("Python as CPython runs it", () => {
-  /** @type {import("./harness.mjs").SandpitPage} */
+  /** @type {import("./harness/page.mjs").SandpitPage} */
   let sandpit;
 
   useSandpit(async (page) => {

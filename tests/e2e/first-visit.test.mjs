@@ -15,8 +15,11 @@ import { chromium } from "playwright-core";
 
 import { serve, serveDemo } from "../../scripts/serve.mjs";
 import { CONFIG_FILE, WIDGET_PAGE } from "../../www/generated/names.js";
-import { CHROMIUM_ARGS, DIST, READY_TIMEOUT_MS, recordWorkerMessages } from "./harness.mjs";
-import { pollUntil } from "./poll.mjs";
+import { DIST } from "./harness.mjs";
+import { CHROMIUM_ARGS } from "./harness/browser.mjs";
+import { recordWorkerMessages } from "./harness/protocol.mjs";
+import { READY_TIMEOUT_MS } from "./harness/timeouts.mjs";
+import { pollUntil } from "./harness/poll.mjs";
 
 /** What each test started, stopped after it, last first. */
 let stops = [];

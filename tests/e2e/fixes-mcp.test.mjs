@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import { serveDemo } from "../../scripts/serve.mjs";
-import { READY_TIMEOUT_MS, startApp } from "./harness.mjs";
+import { startApp } from "./harness.mjs";
+import { READY_TIMEOUT_MS } from "./harness/timeouts.mjs";
 import { connectClient, hostFiles } from "./sdk-host.mjs";
 
 /** A sqlite3 table and a query built into the SQL with an f-string (a value with a quote would change it). */
@@ -57,7 +58,7 @@ const FORMULA_TESTS = "from sandpit import verify\nimport sympy\nx = sympy.Symbo
 
 let host;
 let app;
-/** @type {import("./harness.mjs").SandpitPage} */
+/** @type {import("./harness/page.mjs").SandpitPage} */
 let sandpit;
 
 before(async () => {

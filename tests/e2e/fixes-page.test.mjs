@@ -12,14 +12,15 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, afterEach, before, describe, test } from "node:test";
 
-import { ROOT, screenshot, seriousViolations, startApp } from "./harness.mjs";
+import { ROOT, screenshot, startApp } from "./harness.mjs";
+import { seriousViolations } from "./harness/axe.mjs";
 
 /** The polyfill's script, which a page adds before its own. */
 const POLYFILL = join(ROOT, "node_modules/@mcp-b/webmcp-polyfill/dist/index.iife.js");
 
 /** @type {Awaited<ReturnType<typeof startApp>>} */
 let app;
-/** @type {import("./harness.mjs").SandpitPage} */
+/** @type {import("./harness/page.mjs").SandpitPage} */
 let sandpit;
 
 before(async () => {

@@ -20,7 +20,9 @@ import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
 
 import { serve, serveDemo } from "../../scripts/serve.mjs";
-import { CHROMIUM_ARGS, DIST, loopbackOnly, READY_TIMEOUT_MS, RUN_TIMEOUT_MS } from "./harness.mjs";
+import { DIST } from "./harness.mjs";
+import { CHROMIUM_ARGS, loopbackOnly } from "./harness/browser.mjs";
+import { READY_TIMEOUT_MS, RUN_TIMEOUT_MS } from "./harness/timeouts.mjs";
 
 /** Intensive throttling one second after the page is hidden, not five minutes. */
 const THROTTLING = "--enable-features=IntensiveWakeUpThrottling:grace_period_seconds/1,QuickIntensiveWakeUpThrottlingAfterLoading";

@@ -1,6 +1,6 @@
 // @ts-check
 // The attack suite's cases for the embedding page's functions (the rest of
-// the suite is attacks.test.mjs): Python a prompt-injected model might write
+// the suite is attacks-*.test.mjs): Python a prompt-injected model might write
 // to reach more of the page than it offered. Each case asserts how it was
 // stopped and that no handler heard more than it should.
 import assert from "node:assert/strict";

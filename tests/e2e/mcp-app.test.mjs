@@ -7,7 +7,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import { startCanary } from "./canary.mjs";
-import { DIST, launchChromium, RED_SQUARE_CLASS, RUN_TIMEOUT_MS } from "./harness.mjs";
+import { DIST } from "./harness.mjs";
+import { launchChromium } from "./harness/browser.mjs";
+import { RED_SQUARE_CLASS } from "./harness/python.mjs";
+import { RUN_TIMEOUT_MS } from "./harness/timeouts.mjs";
 import { MODERN_REVISION, openHost, serveChatHost, startHttpServer } from "./mcp-app-harness.mjs";
 
 /** @type {Awaited<ReturnType<typeof startHttpServer>>} */

@@ -16,7 +16,8 @@ import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-import { launchChromium, RUN_TIMEOUT_MS } from "./harness.mjs";
+import { launchChromium } from "./harness/browser.mjs";
+import { RUN_TIMEOUT_MS } from "./harness/timeouts.mjs";
 import { openHost, ROOT, serveChatHost, startHttpServer, tabUrlIn, TOKEN } from "./mcp-app-harness.mjs";
 
 const { name, version } = JSON.parse(await readFile(join(ROOT, "mcp-server", "package.json"), "utf8"));

@@ -14,7 +14,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import WebSocket from "ws";
 
-import { DIST, launchChromium, RUN_TIMEOUT_MS } from "./harness.mjs";
+import { DIST } from "./harness.mjs";
+import { launchChromium } from "./harness/browser.mjs";
+import { RUN_TIMEOUT_MS } from "./harness/timeouts.mjs";
 import { assertToldWhatToOpen, callTool, LEGACY_REVISION, MODERN_REVISION, serveChatHost, startHttpServer, TOKEN, TOOL_NAMES } from "./mcp-app-harness.mjs";
 
 /** The server's wait for a tab when a call does not say, set short for these tests. */

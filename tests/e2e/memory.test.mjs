@@ -12,7 +12,8 @@ import { after, before, describe, test } from "node:test";
 
 import { pageHeap } from "../../bench/cdp.mjs";
 import { serveDemo } from "../../scripts/serve.mjs";
-import { READY_TIMEOUT_MS, RUN_TIMEOUT_MS, startApp } from "./harness.mjs";
+import { startApp } from "./harness.mjs";
+import { READY_TIMEOUT_MS, RUN_TIMEOUT_MS } from "./harness/timeouts.mjs";
 
 /** Runs kept (fewer than the 100 the history keeps, so none is dropped). */
 const RUNS = 30;

@@ -12,9 +12,9 @@ declare global {
     __host: any;
     /** The app's wasm memory, once Trunk has started it (memory.test.mjs). */
     __appMemory: WebAssembly.Memory | null;
-    /** An embedding page's Sandpit client (widget.test.mjs, memory.test.mjs). */
+    /** An embedding page's Sandpit client (widget-client.test.mjs, widget-demo-sdk.test.mjs, memory.test.mjs). */
     sandpit: any;
-    /** An MCP client of the widget, from the official SDK (widget.test.mjs). */
+    /** An MCP client of the widget, from the official SDK (widget-demo-sdk.test.mjs). */
     mcp: any;
     /** What an embedding page's functions heard (host-functions.test.mjs, host-attacks.test.mjs). */
     heard: any;
@@ -24,7 +24,7 @@ declare global {
     secret: () => void;
     /** The SDK client a host page connected to the widget (sdk-host.mjs). */
     client: any;
-    /** The runtime states the status line showed, in order (pwa.test.mjs). */
+    /** The runtime states the status line showed, in order (pwa-serving.test.mjs). */
     __runtimeStates: string[];
     /** Chromium's find in page. */
     find(text: string): boolean;

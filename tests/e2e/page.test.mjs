@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 
 import { useSandpit } from "./harness.mjs";
 
-/** @type {import("./harness.mjs").SandpitPage} */
+/** @type {import("./harness/page.mjs").SandpitPage} */
 let sandpit;
 useSandpit((ready) => {
   sandpit = ready;

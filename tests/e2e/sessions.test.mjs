@@ -65,7 +65,7 @@ with warnings.catch_warnings(record=True) as caught:
 
 describe("sessions as boundaries", () => {
   let app;
-  /** @type {import("./harness.mjs").SandpitPage} */
+  /** @type {import("./harness/page.mjs").SandpitPage} */
   let sandpit;
 
   before(async () => {

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
 import { SNAPSHOT_CACHE, SNAPSHOT_ENTRY } from "../../www/generated/names.js";
-import { reachableNamesCode, startApp } from "./harness.mjs";
+import { startApp } from "./harness.mjs";
+import { reachableNamesCode } from "./harness/python.mjs";
 
 /** The snapshot's entry relative to the page: the app serves Pyodide from `pyodide/`. */
 const ENTRY = `pyodide/${SNAPSHOT_ENTRY}`;
