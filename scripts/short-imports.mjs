@@ -35,8 +35,8 @@ const HASHED = /^__wbg_\w+_[0-9a-f]{16}$/;
 
 /**
  * wasm-opt as index.html's `data-wasm-opt` and `data-wasm-opt-params` run it,
- * but for their `--reorder-functions-by-name`: the names are gone by now, and
- * these passes keep the order that one left.
+ * but for their `-g`: the names served order-functions.mjs, which ran before,
+ * and these passes keep the order it left.
  */
 const WASM_OPT = ["-Oz", "--low-memory-unused"];
 
