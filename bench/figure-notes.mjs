@@ -218,8 +218,8 @@ const WASM_MAKEUP =
   "compiled out): Leptos's view and reactive code, with its copies for the app's own types, about 31%; the app's " +
   "own components and logic about 30%; the standard library (formatting, collections, hash maps, allocation) " +
   "about 22%; constant data (strings, the tool descriptors, Leptos's type ids) about 7%; wasm-streams, which " +
-  "Leptos requires through server_fn and whose classes stay exported though nothing uses them, about 1.5 KB gzip " +
-  "(measured by deleting its exports). What is left to cut is mostly Leptos and the app itself.";
+  "Leptos requires through server_fn, is dropped with its exported classes at build (scripts/drop-classes.mjs). " +
+  "What is left to cut is mostly Leptos and the app itself.";
 
 /**
  * What a missed paint target's time was made of: the page's work (its p50

@@ -15,7 +15,10 @@
 //   bundle (wasm-bindgen copies www/pwa.js into snippets/, without what it
 //   imports). The embedding client and the Python worker each ship as one
 //   module: their own modules (www/sandpit-*.js, pyodide-loader/*.mjs) are
-//   written into them too, and not shipped on their own.
+//   written into them too, and not shipped on their own. So are the JS
+//   snippets wasm-bindgen copies beside its loader (snippets/): the loader
+//   ships with them written in, and the page preloads one module instead of
+//   one per snippet, each gzipped on its own.
 // - Python files lose their comments and the docstrings no `help()` reads,
 //   line numbers kept (scripts/strip-python.py, run with the machine's python3).
 // - Pyodide's own files (pyodide/) are shipped as Pyodide publishes them.
@@ -23,8 +26,8 @@
 //   node scripts/minify.mjs DIR    (minifies an already built bundle again)
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
-import { extname, join, relative, resolve, sep } from "node:path";
+import { readdir, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
 import { WORKER_PATH } from "../www/generated/names.js";
@@ -81,6 +84,27 @@ export const serviceWorkerWrittenIn = writtenIn(/^\.\/(sw-[a-z]+|security-header
 export const workerWrittenIn = writtenIn(/^\.\/[a-z-]+\.mjs$/, join(ROOT, "pyodide-loader"));
 
 /**
+ * The wasm-bindgen loader as one module: the names and the snippets it and
+ * they import (snippets/ in `dir`, relative imports) written into it.
+ *
+ * @param {string} dir
+ * @returns {import("esbuild").Plugin}
+ */
+export function glueWrittenIn(dir) {
+  return {
+    name: "sandpit-snippets",
+    setup(plugin) {
+      plugin.onResolve({ filter: /(^|\/)generated\/names\.js$/ }, () => ({ path: NAMES }));
+      plugin.onResolve({ filter: /^\.\.?\// }, ({ path, resolveDir }) => ({ path: join(resolveDir || dir, path) }));
+      plugin.onResolve({ filter: /.*/ }, ({ path }) => ({ path, external: true }));
+    },
+  };
+}
+
+/** The wasm-bindgen loader Trunk writes for the app (`data-bin="sandpit"`), named with its hash. */
+const GLUE = /^sandpit-[0-9a-f]+\.js$/;
+
+/**
  * Files that ship as one module, with their own modules written into them:
  * the embedding client (other sites import one file), and the Python
  * worker, which then starts with one request instead of one per module.
@@ -94,8 +118,7 @@ const ONE_MODULE = {
 
 /**
  * Minifies `source` (a file of the kind `loader`); ES modules stay ES
- * modules. Returns the code and the files of the repository written into
- * it (relative to its root, "/"-separated).
+ * modules. Returns the code and the files written into it (absolute paths).
  *
  * @param {string} source
  * @param {"js" | "css" | "python"} loader
@@ -121,7 +144,7 @@ async function minify(source, loader, imports = namesWrittenIn, rel = "") {
   });
   const bundled = Object.keys(metafile.inputs)
     .filter((input) => input !== "<stdin>")
-    .map((input) => relative(ROOT, resolve(input)).split(sep).join("/"));
+    .map((input) => resolve(input));
   return { code: outputFiles[0].text, bundled };
 }
 
@@ -141,8 +164,8 @@ async function minifyServiceWorker(source) {
 /**
  * Minifies every JS, CSS and Python file under `dir` but Pyodide's, then rewrites the
  * `integrity` hashes of the pages for the new bytes. A module written into
- * one of ONE_MODULE is no longer shipped on its own. Returns the byte counts
- * before and after.
+ * one of ONE_MODULE or into the wasm-bindgen loader is no longer shipped on
+ * its own, nor preloaded. Returns the byte counts before and after.
  *
  * @param {string} dir
  */
@@ -156,24 +179,32 @@ export async function minifyBundle(dir) {
     const loader = LOADERS[extname(rel)];
     if (!loader || rel.split("/")[0] === VENDORED) continue;
     const source = await readFile(path, "utf8");
+    const oneModule = ONE_MODULE[rel] ?? (GLUE.test(rel) ? glueWrittenIn(resolve(dir)) : null);
     const { code, bundled } =
       rel === SW_FILE
         ? { code: await minifyServiceWorker(source), bundled: [] }
-        : await minify(source, loader, ONE_MODULE[rel] ?? namesWrittenIn, rel);
-    if (ONE_MODULE[rel]) for (const module of bundled) writtenInto.add(module);
+        : await minify(source, loader, oneModule ?? namesWrittenIn, rel);
+    if (oneModule) for (const module of bundled) writtenInto.add(module);
     before += Buffer.byteLength(source);
     after += Buffer.byteLength(code);
     await writeFile(path, code);
   }
+  /** @type {Set<string>} */
+  const removed = new Set();
   for (const module of writtenInto) {
-    if (ONE_MODULE[module]) continue;
-    const shipped = join(dir, module);
+    // A snippet is in the bundle itself; a module of the repository has its copy there.
+    const inBundle = module.startsWith(resolve(dir) + sep);
+    const shipped = inBundle ? module : join(dir, relative(ROOT, module));
+    const rel = relative(resolve(dir), resolve(shipped)).split(sep).join("/");
+    if (ONE_MODULE[rel]) continue;
     const size = await stat(shipped).then((info) => info.size, () => null);
     if (size === null) continue;
     after -= size;
     await rm(shipped);
+    removed.add(rel);
+    await removeEmptyParents(dir, rel);
   }
-  for (const page of PAGES) await rehashIntegrity(dir, page);
+  for (const page of PAGES) await rehashIntegrity(dir, page, removed);
   return { before, after };
 }
 
@@ -186,18 +217,37 @@ export async function minifyBundle(dir) {
 const UNCHECKED_INTEGRITY = /<link\b(?=[^>]*\brel="preload")(?=[^>]*\bas="fetch")[^>]*>/g;
 
 /**
+ * Removes the directories of `rel` (relative to `dir`) left empty, innermost
+ * first, so that no empty snippets/ directory outlives its files.
+ *
+ * @param {string} dir
+ * @param {string} rel
+ */
+async function removeEmptyParents(dir, rel) {
+  for (let parent = dirname(rel); parent !== "."; parent = dirname(parent)) {
+    if ((await readdir(join(dir, parent))).length > 0) return;
+    await rmdir(join(dir, parent));
+  }
+}
+
+/** A module preload and the file it names. */
+const MODULE_PRELOAD = /<link\b(?=[^>]*\brel="modulepreload")[^>]*\bhref="(?:\.\/)?([^"]+)"[^>]*>/g;
+
+/**
  * Writes each `integrity="<alg>-<hash>"` in `dir`/`page` again from the file
  * its tag's `href` names, with the same algorithm Trunk chose; drops the ones
- * the browser would ignore (`UNCHECKED_INTEGRITY`).
+ * the browser would ignore (`UNCHECKED_INTEGRITY`), and the preloads of
+ * `removed` files (relative to `dir`), written into another module.
  *
  * @param {string} dir
  * @param {string} page
+ * @param {Set<string>} removed
  */
-async function rehashIntegrity(dir, page) {
+async function rehashIntegrity(dir, page, removed) {
   const path = join(dir, page);
-  const html = (await readFile(path, "utf8")).replace(UNCHECKED_INTEGRITY, (tag) =>
-    tag.replace(/\s+integrity="[^"]*"/, ""),
-  );
+  const html = (await readFile(path, "utf8"))
+    .replace(MODULE_PRELOAD, (tag, href) => (removed.has(decodeURI(href)) ? "" : tag))
+    .replace(UNCHECKED_INTEGRITY, (tag) => tag.replace(/\s+integrity="[^"]*"/, ""));
   const tags = html.match(/<[^>]*\bintegrity="[^"]*"[^>]*>/g) ?? [];
   let out = html;
   for (const tag of tags) {

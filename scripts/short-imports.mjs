@@ -33,7 +33,11 @@ import { bundleDir } from "./hook.mjs";
 /** An import name as wasm-bindgen writes it: a binding's name and its hash. */
 const HASHED = /^__wbg_\w+_[0-9a-f]{16}$/;
 
-/** wasm-opt as index.html's `data-wasm-opt` and `data-wasm-opt-params` run it. */
+/**
+ * wasm-opt as index.html's `data-wasm-opt` and `data-wasm-opt-params` run it,
+ * but for their `-g`: the names served order-functions.mjs, which ran before,
+ * and these passes keep the order it left.
+ */
 const WASM_OPT = ["-Oz", "--low-memory-unused"];
 
 /**

@@ -120,7 +120,14 @@ impl<T: FromSource> FromSource for Box<T> {
 
 impl<T: FromSource> FromSource for Vec<T> {
     fn read<S: Source>(source: S) -> Result<Self, S::Error> {
-        source.items()?.into_iter().map(T::read).collect()
+        // A plain loop: `collect` into a `Result` brings an adapter and an
+        // in-place collection per item type, larger than the loop.
+        let items = source.items()?;
+        let mut read = Vec::with_capacity(items.len());
+        for item in items {
+            read.push(T::read(item)?);
+        }
+        Ok(read)
     }
 }
 
