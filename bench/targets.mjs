@@ -33,7 +33,7 @@ const waitFor = (frame, predicate) => frame.waitForFunction(predicate, null, { p
  * @param {import("playwright-core").Page | import("playwright-core").Frame} frame
  * @param {{ background?: boolean }} [options]
  */
-async function appSettled(frame, { background = false } = {}) {
+export async function appSettled(frame, { background = false } = {}) {
   // Attached, not visible: the headless widget is hidden.
   await frame.locator('[data-testid="runtime-state"][data-state="ready"]').waitFor({ state: "attached", timeout: READY_TIMEOUT_MS });
   const workers = background ? 2 : 1;

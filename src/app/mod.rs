@@ -2,6 +2,7 @@
 //! the runs shown with where each is in its life.
 
 pub mod assist;
+pub mod drawn;
 pub mod launch;
 
 use leptos::prelude::*;
@@ -192,7 +193,7 @@ pub fn query_param(name: &str) -> Option<String> {
 /// What each of the runtime's sessions is doing (provided as context by
 /// [`start_runtime`]).
 #[derive(Clone, Copy)]
-pub struct SessionStates(pub RwSignal<Vec<crate::runtime::supervisor::SessionState>>);
+pub struct SessionStates(pub ReadSignal<Vec<crate::runtime::supervisor::SessionState>>);
 
 /// Starts Python for the page and provides it to the components; returns
 /// its status and the runtime.
@@ -208,6 +209,7 @@ pub fn start_runtime() -> (RwSignal<RuntimeStatus>, SharedRuntime) {
         move |states| sessions.set(states),
     ));
     provide_context(runtime);
-    provide_context(SessionStates(sessions));
+    // As drawn: a session busy and idle again within a moment is not redrawn.
+    provide_context(SessionStates(drawn::drawn(sessions, PartialEq::eq)));
     (status, runtime)
 }

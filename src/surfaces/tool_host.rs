@@ -5,6 +5,7 @@
 use std::future::Future;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 use crate::app::launch::launch;
 use crate::app::{RunEntry, RunPhase, SharedRuntime};
@@ -47,7 +48,10 @@ impl ToolHost {
                 Box::pin(async move {
                     finished.await;
                     if let Some(persistence) = persistence {
-                        persistence.record_run(&entry);
+                        // Kept once the caller has its answer: the answer goes
+                        // out in this turn, and storing need not come first.
+                        let entry = entry.clone();
+                        spawn_local(async move { persistence.record_run(&entry) });
                     }
                     match entry.phase.get_untracked() {
                         RunPhase::Finished(result) => ToolOutcome::Ran { session, result },

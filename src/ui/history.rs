@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::run_view::RunView;
+use crate::app::drawn::drawn;
 use crate::app::{KEPT_RUNS, STORED_RUNS};
 use crate::store::records::{StoredOutcome, StoredRun};
 use crate::store::workspace::{earlier_entry, Persistence};
@@ -23,6 +24,8 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
     let older = RwSignal::new(None::<u32>);
     let failed = RwSignal::new(None::<String>);
     let loading = RwSignal::new(false);
+    // As drawn: the count follows a model's calls in quick succession ten times a second.
+    let stored = drawn(persistence.stored_runs(), PartialEq::eq);
     let more = move || {
         if loading.get_untracked() {
             return;
@@ -65,12 +68,12 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
         })
     };
     view! {
-        <section class="history" data-testid="history" hidden=move || persistence.stored_runs() <= KEPT_RUNS>
+        <section class="history" data-testid="history" hidden=move || stored.get() <= KEPT_RUNS>
             <p class="run-note" data-testid="runs-capped">
                 {move || {
                     format!(
                         "The page shows the latest {KEPT_RUNS} runs; this browser keeps {} (up to {STORED_RUNS}). ",
-                        persistence.stored_runs(),
+                        stored.get(),
                     )
                 }}
                 <button

@@ -36,6 +36,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::app::assist::Assist;
+use crate::app::drawn::drawn;
 use crate::app::launch::launch;
 use crate::app::{start_runtime, EditorCode, RunEntry, RunPhase};
 use crate::editing::marks;
@@ -51,7 +52,7 @@ use editor::{Editor, RunMark};
 use examples::{Example, ExamplesMenu};
 use files::FilesPanel;
 use history::HistoryPanel;
-use run_list::{drawn, RunList};
+use run_list::{same_runs, RunList};
 use sessions::SessionBar;
 use settings::Settings;
 use status_line::{Activity, StatusLine};
@@ -190,7 +191,9 @@ pub fn App() -> impl IntoView {
         let new = names.with_untracked(|n| !n.contains(&name));
         editor.open(name, new.then(|| example.code.to_owned()));
     };
-    let activity = Activity::watch(runs.read_only());
+    // The runs and the status line follow what is drawn, at most ten times a second.
+    let drawn_runs = drawn(runs, |a, b| same_runs(a, b));
+    let activity = Activity::watch(drawn_runs);
     let can_stop = Signal::derive(move || activity.with(|a| a.active));
     // Python is asked about the code only when no run waits for it.
     let busy = Signal::derive(move || {
@@ -270,7 +273,7 @@ pub fn App() -> impl IntoView {
                     <FilesPanel attached files session on_delete=delete_file />
                     <SaveState persistence />
                     <StatusLine status activity />
-                    <RunList runs=drawn(runs, 0) history=true />
+                    <RunList runs=drawn_runs history=true />
                     <HistoryPanel persistence />
                 }
                 .into_any()}

@@ -1,12 +1,9 @@
 //! The runs on the page, newest at the top, in groups of [`GROUP_RUNS`].
 
-use std::time::Duration;
-
 use leptos::prelude::*;
 
 use super::run_view::RunView;
 use crate::app::{RunEntry, KEPT_RUNS};
-use crate::runtime::now_ms;
 
 /// Runs per group. A group out of view is skipped whole by the browser
 /// (`content-visibility: auto` on `.run-group`, see style.css), so a frame
@@ -17,7 +14,7 @@ const GROUP_RUNS: usize = 10;
 /// The runs so far, oldest first in the DOM; style.css shows them newest
 /// first. Unless `history` says the older runs are kept elsewhere (the
 /// page's [`super::history::HistoryPanel`]), a note says they are let go.
-/// `runs` are the runs as drawn (see [`drawn`]).
+/// `runs` are the runs as drawn (see [`crate::app::drawn::drawn`]).
 #[component]
 pub fn RunList(runs: ReadSignal<Vec<RunEntry>>, #[prop(optional)] history: bool) -> impl IntoView {
     // Changes only when a group starts or empties, not with every run.
@@ -78,37 +75,10 @@ fn RunGroup(runs: ReadSignal<Vec<RunEntry>>, group: usize) -> impl IntoView {
     }
 }
 
-/// `runs` as the list draws them, brought up to date at most once per
-/// `every_ms` (and never within the task that changed them): runs that a
-/// caller's calls in quick succession start and end in between are drawn
-/// once, as they are by then, rather than queued, then running, then
-/// finished, and no reply waits for a run to be drawn. A timer, not an
-/// animation frame, so that a frame the browser does not render (out of
-/// view, hidden) still keeps its list up to date.
-pub fn drawn(runs: RwSignal<Vec<RunEntry>>, every_ms: u32) -> ReadSignal<Vec<RunEntry>> {
-    let (drawn, set_drawn) = signal(runs.get_untracked());
-    let due = StoredValue::new(false);
-    let last_ms = StoredValue::new(f64::NEG_INFINITY);
-    Effect::new(move |_| {
-        runs.track();
-        if due.get_value() {
-            return;
-        }
-        due.set_value(true);
-        let wait_ms = last_ms.get_value() + f64::from(every_ms) - now_ms();
-        let draw = move || {
-            // The list may be gone by then.
-            if due.try_set_value(false).is_none() {
-                last_ms.set_value(now_ms());
-                if let Some(now) = runs.try_get_untracked() {
-                    set_drawn.try_set(now);
-                }
-            }
-        };
-        // Whole milliseconds, never below zero (`as` saturates).
-        set_timeout(draw, Duration::from_millis(wait_ms as u64));
-    });
-    drawn
+/// Whether two lists hold the same runs: what [`crate::app::drawn::drawn`]
+/// compares (a run's changes of phase are drawn by the run itself).
+pub fn same_runs(a: &[RunEntry], b: &[RunEntry]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.seq == b.seq)
 }
 
 /// Runs are grouped by submission order: a group fills up, then the next begins.

@@ -91,7 +91,7 @@ fn run_element_id(seq: usize) -> String {
 
 /// Scrolls run `seq` into view where it is not (a new run below the fold),
 /// once it is drawn: the run list draws new runs a moment after they come
-/// (see [`super::run_list::drawn`]), so this looks again for a few frames.
+/// (see [`crate::app::drawn::drawn`]), so this looks again for a few frames.
 pub fn reveal_run(seq: usize) {
     reveal_within(seq, 3);
 }

@@ -11,8 +11,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use super::run_list::{drawn, RunList};
+use super::run_list::{same_runs, RunList};
 use super::status_line::{Activity, StatusLine};
+use crate::app::drawn::drawn;
 use crate::app::{query_param, start_runtime, RunEntry};
 use crate::names::{
     WIDGET_HEADLESS_PARAM, WIDGET_HIDE_PARAM, WIDGET_ORDER_PARAM, WIDGET_PAGE, WIDGET_THEME_PARAM,
@@ -28,11 +29,6 @@ extern "C" {
     #[wasm_bindgen(js_name = threadMode)]
     fn thread_mode() -> bool;
 }
-
-/// How often at most the widget draws its runs anew: a model's calls in
-/// quick succession are drawn ten times a second rather than after every
-/// call, which leaves the main thread it shares with the chat UI to the calls.
-const WIDGET_REDRAW_MS: u32 = 100;
 
 /// The widget page.
 #[component]
@@ -72,7 +68,7 @@ pub fn Widget() -> impl IntoView {
     // wait for that), but nobody sees it follow the runs: doing so would
     // only cost each run time.
     // The runs and the status line follow what is drawn, at most ten times a second.
-    let drawn = (!headless).then(|| drawn(runs, WIDGET_REDRAW_MS));
+    let drawn = (!headless).then(|| drawn(runs, |a, b| same_runs(a, b)));
     let activity = match drawn {
         Some(runs) => Activity::watch(runs),
         None => Memo::new(|_| Activity::default()),

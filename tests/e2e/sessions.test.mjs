@@ -82,8 +82,8 @@ describe("sessions as boundaries", () => {
     await app?.close();
   });
 
-  /** The picked session's state as the session bar shows it. */
-  const phase = () => sandpit.page.getByTestId("session-state").getAttribute("data-phase");
+  /** Waits until the session bar shows the picked session as `wanted` (it draws at most ten times a second). */
+  const phaseBecomes = (wanted) => sandpit.page.locator(`[data-testid="session-state"][data-phase="${wanted}"]`).waitFor();
 
   test("code in one session finds nothing of another's: globals, modules, frames, files, output, settings", async () => {
     await sandpit.newSession("alice");
@@ -100,7 +100,7 @@ describe("sessions as boundaries", () => {
       ].join("\n"),
     );
     assert.equal(alice.phase, "ok", JSON.stringify(alice.json.error));
-    assert.equal(await phase(), "idle");
+    await phaseBecomes("idle");
 
     await sandpit.newSession("bob");
     const bob = await sandpit.run(PROBE);
@@ -159,13 +159,13 @@ describe("sessions as boundaries", () => {
     await sandpit.run("z = 3");
 
     await sandpit.selectSession("first");
-    assert.equal(await phase(), "parked", "its worker made room for a newer session");
+    await phaseBecomes("parked");
     const back = await sandpit.run("x, open('first.txt').read()");
     assert.equal(back.phase, "ok", JSON.stringify(back.json.error));
     assert.equal(back.value, "('one', 'oneone')");
     assert.ok(back.json.restored?.replayed >= 1, JSON.stringify(back.json.restored));
     assert.match(back.restored ?? "", /replay/);
-    assert.equal(await phase(), "idle");
+    await phaseBecomes("idle");
   });
 
   test("allocating past the session's memory limit is a MemoryError; that session and the others go on", async () => {
