@@ -30,6 +30,7 @@ import { INTERRUPT_SIGNAL, NUDGE_SIGNAL } from "../www/generated/names.js";
  *   check(code: string): string,
  *   complete(session: string, code: string, cursor: number): string,
  *   packages_to_load(code: string): string,
+ *   warm(): void,
  * }} Runner
  */
 

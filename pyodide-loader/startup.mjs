@@ -195,7 +195,8 @@ export async function makeSnapshot(fetches, host) {
   try {
     const [manifest, { loadPyodide }] = await Promise.all([fetches.manifest, fetches.loader]);
     const made = await loadPyodide({ indexURL: PYODIDE_URL, lockFileContents: fetches.lock, packageBaseUrl: PYODIDE_URL, _makeSnapshot: true });
-    await installRunner(made, fetches.runner, fetches.index);
+    const installed = await installRunner(made, fetches.runner, fetches.index);
+    installed.warm();
     const bytes = /** @type {Uint8Array<ArrayBuffer>} */ (made.makeMemorySnapshot());
     await storeSnapshot(self.caches, PYODIDE_URL, manifest.snapshot_key, bytes);
     host.post("snapshot_stored", { bytes: bytes.byteLength });

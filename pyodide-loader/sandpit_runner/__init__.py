@@ -20,6 +20,7 @@ check = _runner.check
 complete = _runner.complete
 read_file = _runner.read_file
 packages_to_load = _runner.packages_to_load
+warm = _runner.warm
 
 __all__ = [
     "Runner",
@@ -31,5 +32,6 @@ __all__ = [
     "packages_to_load",
     "read_file",
     "run",
+    "warm",
     "watch_signals",
 ]

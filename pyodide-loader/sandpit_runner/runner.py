@@ -2,6 +2,7 @@
 calls the worker makes."""
 
 import builtins
+import importlib
 import json
 import os
 import sys
@@ -16,6 +17,10 @@ from .sessions import Sessions
 from .signals import Interrupts
 from .streams import output_stream
 from .verification import RECORDER_MODULE, AssertRecorder
+
+#: Modules the runner imports only when it first needs them (a fix's diff,
+#: a close match's guess): each cold start would pay for them otherwise.
+LAZY_IMPORTS = ("difflib",)
 
 
 class Runner:
@@ -80,6 +85,12 @@ class Runner:
         self.interrupts.configure(interrupt_signal, nudge_signal)
         self.packages.configure(json.loads(index_json))
         self.install()
+
+    def warm(self) -> None:
+        """Imports what the runner otherwise imports only when it first needs
+        it, for a start-up snapshot to hold."""
+        for name in LAZY_IMPORTS:
+            importlib.import_module(name)
 
     def watch_signals(self, word) -> None:
         """Receives Pyodide's interrupt buffer from the worker, for the sleep."""

@@ -162,6 +162,9 @@ describe("the start-up snapshot", () => {
     assert.equal(failed.errorType, "ZeroDivisionError");
     assert.equal(failed.json.error.line, 2);
     assert.ok(!failed.json.error.traceback.includes("sandpit_runner"), failed.json.error.traceback);
+    // What the runner imports only when it needs it is in the snapshot all the same.
+    const warmed = await sandpit.run("import sys\n'difflib' in sys.modules");
+    assert.equal(warmed.value, "True");
     // A bundled package still loads.
     const six = await sandpit.run("import six\nsix.__name__");
     assert.equal(six.value, "'six'", JSON.stringify(six.json?.error));

@@ -1,7 +1,6 @@
 """A proposed fix as text edits on the submitted program, and what a fix
 hands back (``Fix`` in src/protocol/): the fixed program and its diff."""
 
-import difflib
 import io
 
 
@@ -68,6 +67,10 @@ class Candidate:
 
 def unified_diff(before: str, after: str) -> str:
     """A unified diff of the submitted program and the fixed one."""
+    # Imported on the first fix, not at start, where every cold start would
+    # pay for it (the runner's ``warm`` puts it in the start-up snapshot).
+    import difflib
+
     lines = difflib.unified_diff(
         before.splitlines(keepends=True), after.splitlines(keepends=True), "submitted", "fixed", n=1
     )
