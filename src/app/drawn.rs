@@ -1,6 +1,7 @@
 //! What the page draws of state that changes faster than anyone can read:
 //! a copy brought up to date at most ten times a second.
 
+use std::rc::Rc;
 use std::time::Duration;
 
 use leptos::prelude::*;
@@ -26,29 +27,39 @@ pub fn drawn<T: Clone + Send + Sync + 'static>(
     same: fn(&T, &T) -> bool,
 ) -> ReadSignal<T> {
     let (drawn, set_drawn) = signal(source.get_untracked());
+    let copy = move || {
+        // The page may be gone by then.
+        let Some(now) = source.try_get_untracked() else {
+            return;
+        };
+        if drawn.try_with_untracked(|drawn| !same(drawn, &now)) == Some(true) {
+            set_drawn.try_set(now);
+        }
+    };
+    at_most_every_redraw(Box::new(move || source.track()), Rc::new(copy));
+    drawn
+}
+
+/// Calls `draw` after the task in which what `track` reads changed, and at
+/// most once per [`REDRAW_MS`]. Not generic, so the page has it once.
+fn at_most_every_redraw(track: Box<dyn Fn()>, draw: Rc<dyn Fn()>) {
     let due = StoredValue::new(false);
     let last_ms = StoredValue::new(f64::NEG_INFINITY);
     Effect::new(move |_| {
-        source.track();
+        track();
         if due.get_value() {
             return;
         }
         due.set_value(true);
         let wait_ms = last_ms.get_value() + f64::from(REDRAW_MS) - now_ms();
-        let draw = move || {
-            // The page may be gone by then.
+        let draw = draw.clone();
+        let run = move || {
             if due.try_set_value(false).is_none() {
                 last_ms.set_value(now_ms());
-                let Some(now) = source.try_get_untracked() else {
-                    return;
-                };
-                if drawn.try_with_untracked(|drawn| !same(drawn, &now)) == Some(true) {
-                    set_drawn.try_set(now);
-                }
+                draw();
             }
         };
         // Whole milliseconds, never below zero (`as` saturates).
-        set_timeout(draw, Duration::from_millis(wait_ms as u64));
+        set_timeout(run, Duration::from_millis(wait_ms as u64));
     });
-    drawn
 }
