@@ -4,8 +4,8 @@
 // same way on the same link: the time to the first result, the bytes until
 // then, and (loopback) the bytes until the visit is over.
 import { median, row, targets } from "./figure-row.mjs";
-import { EMULATED_LINK } from "./first-visit.mjs";
 import { formatBytes, formatMs } from "./format.mjs";
+import { EMULATED_LINK_WORDS } from "./link.mjs";
 import { summarise } from "./stats.mjs";
 
 /** The surfaces as the rows name them, and whether the time to the first result has a target. */
@@ -15,17 +15,18 @@ const SURFACES = [
   { name: "chat-ui", title: "the widget in a chat UI (the MCP SDK's Client over IframeParentTransport)", timed: false },
 ];
 
-const LINK_TITLES = { loopback: "loopback", emulated: `an emulated link (${EMULATED_LINK})` };
+const LINK_TITLES = { loopback: "loopback", emulated: `an emulated link (${EMULATED_LINK_WORDS})` };
 
 /**
  * The visits by link and surface: figures 1 to 3's cold loads give the page's
- * and raw's on loopback, `firstVisits` (first-visit.mjs) the rest.
+ * and raw's on loopback, `firstVisits` (first-visit.mjs) the rest; without
+ * `loads` (figure 15 measured alone), `firstVisits` gives them all.
  */
 export function visitsBySurface(loads, firstVisits) {
   const cold = (name) =>
     loads[name].map((l) => ({ firstResultAt: l.cold.firstResultAt, untilFirstResult: l.cold.untilFirstResult, untilSettled: l.cold.transferred.total, byPath: l.cold.transferred.byPath }));
   return {
-    loopback: { page: cold("sandpit"), raw: cold("raw"), ...firstVisits.loopback },
+    loopback: { ...(loads === null ? {} : { page: cold("sandpit"), raw: cold("raw") }), ...firstVisits.loopback },
     emulated: firstVisits.emulated,
   };
 }
@@ -50,7 +51,7 @@ function extraBytesNote(sandpit, raw, what) {
     `Of what Sandpit transferred ${what} (first sample), ${formatBytes(total)} were files raw Pyodide does not fetch: ${top.join(", ")}` +
     `${extra.length > top.length ? `, and ${extra.length - top.length} smaller` : ""}.` +
     (twice.length ? ` Fetched more than once: ${twice.map(([path, bytes]) => `${path} ${formatBytes(bytes)}`).join(", ")}.` : " Pyodide's own files were fetched once.") +
-    " The server does not compress, so these are the files' own sizes."
+    " The server does not compress, so these are the files' own sizes and their response heads."
   );
 }
 
@@ -83,8 +84,6 @@ export function firstVisitRows(visits, notes = {}) {
     const stat = (/** @type {any[]} */ samples, /** @type {string} */ key) => summarise(samples.map((visit) => visit[key]));
     for (const surface of SURFACES) {
       const sandpit = visits[link][surface.name];
-      // Not measured on this link (see bench.mjs: the emulation does not reach a widget on another site).
-      if (sandpit === undefined) continue;
       const where = `${surface.title}, on ${LINK_TITLES[link]}`;
       rows.push(
         row({

@@ -62,20 +62,21 @@ async function visit(context, target) {
 }
 
 /**
- * Response body bytes of every request in `context` (workers' and service
- * workers' too) until `stop()`; `mark()` gives those of the requests finished
- * so far. The local server sends Content-Length and no
- * compression, so the header is the number of bytes on the wire. Answers a
- * service worker gave the page are left out: what it fetched for them is
- * counted as its own request, and what it had cached cost nothing.
+ * Bytes received over the network by every request in `context` (frames on
+ * other sites, workers and service workers too) until `stop()`; `mark()`
+ * gives those of the requests finished so far. Each request counts what
+ * DevTools saw arrive for it, head and body: nothing for an answer from the
+ * HTTP cache, the head alone for a revalidation (304). Answers a service
+ * worker gave the page count nothing: what it fetched for them is counted as
+ * its own request, and what it had cached cost nothing.
  */
 export function countResponseBytes(context) {
   const pending = [];
   const onFinished = (request) => {
     if (!request.url().startsWith("http")) return;
-    const counted = request.response().then(async (response) => ({
+    const counted = Promise.all([request.response(), request.sizes()]).then(([response, sizes]) => ({
       path: new URL(request.url()).pathname,
-      bytes: !response || response.fromServiceWorker() ? 0 : Number((await response.headerValue("content-length")) ?? 0),
+      bytes: !response || response.fromServiceWorker() ? 0 : sizes.responseHeadersSize + sizes.responseBodySize,
     }));
     // A request that finishes as the browser closes fails here; only a sum that reads it fails for it.
     counted.catch(() => {});
@@ -86,7 +87,8 @@ export function countResponseBytes(context) {
     const responses = await Promise.all(counted);
     const byPath = {};
     for (const { path, bytes } of responses) byPath[path] = (byPath[path] ?? 0) + bytes;
-    return { total: responses.reduce((total, r) => total + r.bytes, 0), requests: responses.length, byPath };
+    // `requests`: those that reached the network (a 304 too); cache hits and service workers' answers did not.
+    return { total: responses.reduce((total, r) => total + r.bytes, 0), requests: responses.filter((r) => r.bytes > 0).length, byPath };
   };
   return {
     mark: () => sum([...pending]),
