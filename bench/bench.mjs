@@ -187,7 +187,7 @@ export async function runBench(overrides = {}, log = () => {}) {
         bytes: Object.fromEntries(
           Object.entries(loads).map(([name, l]) => [name, { firstLoad: l[0].cold.transferred, returnVisit: l[0].warm.transferred }]),
         ),
-        // Figure 15, per link and surface: each first visit's times and bytes, with the bytes of the last one by path.
+        // Figure 15, per link and surface: each first visit's times and bytes, by path too, and what crossed the emulated link.
         firstVisits,
         // How each Sandpit visit started Python: `absent` on a first visit, `used` when a return visit restored the snapshot.
         snapshot: loads.sandpit.map((l) => ({ cold: l.cold.snapshot, warm: l.warm.snapshot })),

@@ -12,7 +12,7 @@
 // and waiting for them on the slow one would only make the bench longer.
 import { newProfileContext } from "./browser.mjs";
 import { EMULATED_LINK, startEmulatedLink } from "./link.mjs";
-import { FIRST_RUN, countResponseBytes } from "./loads.mjs";
+import { FIRST_RUN, countResponseBytes, pathsOf } from "./loads.mjs";
 
 /** The links a visit is made on: loopback as it is, and the emulated link's conditions. */
 export const LINKS = { loopback: null, emulated: EMULATED_LINK };
@@ -26,6 +26,15 @@ export const LINKS = { loopback: null, emulated: EMULATED_LINK };
  */
 
 /**
+ * A first visit's times and bytes; `paths` says by path what came until the
+ * first result and (on loopback) until settled, `carried` what crossed the
+ * emulated link, `requests` how many requests reached the network.
+ *
+ * @typedef {{ firstResultAt: number, untilFirstResult: number, untilSettled: number | null, requests: number, carried?: { requests: number, bytes: number }, paths: { firstResult: Paths, settled: Paths | null } }} FirstVisit
+ * @typedef {ReturnType<typeof pathsOf>} Paths
+ */
+
+/**
  * A first visit to each surface `plan` names per link, `samples` times,
  * alternating surfaces so drift hits them alike.
  *
@@ -34,7 +43,7 @@ export const LINKS = { loopback: null, emulated: EMULATED_LINK };
  * @param {(message: string) => void} log
  */
 export async function measureFirstVisits(plan, samples, log) {
-  /** @type {Record<string, Record<string, { firstResultAt: number, untilFirstResult: number, untilSettled: number | null, byPath: Record<string, number> }[]>>} */
+  /** @type {Record<string, Record<string, FirstVisit[]>>} */
   const out = {};
   for (const [link, conditions] of Object.entries(LINKS)) {
     const surfaces = plan[/** @type {keyof typeof LINKS} */ (link)];
@@ -72,19 +81,26 @@ async function firstVisit(surface, conditions) {
     const { firstResultAt, settled } = await surface.visit(browser.context, page);
     const atFirstResult = bytes.mark();
     if (link !== null && conditions !== null) {
-      const { total, requests, byPath } = await atFirstResult;
       const carried = { requests: link.carried.requests, bytes: link.carried.bytes };
+      const first = await atFirstResult;
+      const { total, requests, byPath } = first;
       const floorMs = (total * 8 * 1000) / conditions.downBitsPerSecond;
       if (firstResultAt < floorMs) {
         throw new Error(`${surface.name}: ${mb(total)} in ${Math.round(firstResultAt)} ms is faster than the emulated link allows (${Math.round(floorMs)} ms): part of the visit was not emulated`);
       }
-      const around = Object.keys(byPath).filter((path) => byPath[path] > 0 && !link.carried.paths.has(path));
+      const around = Object.keys(byPath).filter((path) => byPath[path] > 0 && !link.carried.byPath.has(path));
       if (around.length > 0) throw new Error(`${surface.name}: ${around.join(", ")} reached the network without crossing the emulated link`);
-      return { firstResultAt, untilFirstResult: total, untilSettled: null, byPath, requests, carried };
+      return { firstResultAt, untilFirstResult: total, untilSettled: null, requests, carried, paths: { firstResult: pathsOf(first), settled: null } };
     }
     await settled();
-    const [{ total: untilFirstResult }, { total: untilSettled, requests, byPath }] = await Promise.all([atFirstResult, bytes.stop()]);
-    return { firstResultAt, untilFirstResult, untilSettled, byPath, requests };
+    const [first, all] = await Promise.all([atFirstResult, bytes.stop()]);
+    return {
+      firstResultAt,
+      untilFirstResult: first.total,
+      untilSettled: all.total,
+      requests: all.requests,
+      paths: { firstResult: pathsOf(first), settled: pathsOf(all) },
+    };
   } finally {
     await browser.close();
     await link?.close();

@@ -67,13 +67,13 @@ const endToEnd = (headers) => Object.fromEntries(Object.entries(headers).filter(
 /**
  * Starts the emulated link: `{ proxy, carried, close }`, where `proxy` is
  * the URL to give the browser as its proxy, and `carried` counts the
- * requests that went through, the bytes that came down (heads and bodies)
- * and the paths asked for. Only loopback is reached; anything else, and tunnels, are refused.
+ * requests that went through and the bytes that came down (heads and
+ * bodies), in all and by path. Only loopback is reached; anything else, and tunnels, are refused.
  */
 export async function startEmulatedLink(link = EMULATED_LINK) {
   const down = new Pipe(link.downBitsPerSecond);
   const up = new Pipe(link.upBitsPerSecond);
-  const carried = { requests: 0, bytes: 0, paths: new Set() };
+  const carried = { requests: 0, bytes: 0, byPath: new Map() };
   const agent = new Agent({ keepAlive: true });
   const server = createServer((request, response) => {
     const target = new URL(request.url ?? "/");
@@ -82,7 +82,11 @@ export async function startEmulatedLink(link = EMULATED_LINK) {
       return;
     }
     carried.requests += 1;
-    carried.paths.add(target.pathname);
+    const onPath = (bytes) => {
+      carried.bytes += bytes;
+      carried.byPath.set(target.pathname, (carried.byPath.get(target.pathname) ?? 0) + bytes);
+    };
+    onPath(0);
     const relay = async () => {
       await up.send(headBytes(`${request.method} ${request.url} HTTP/1.1`, request.rawHeaders));
       await sleep(link.latencyMs);
@@ -91,9 +95,9 @@ export async function startEmulatedLink(link = EMULATED_LINK) {
         (answer) => {
           const head = headBytes(`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`, answer.rawHeaders);
           down.send(head).then(() => {
-            carried.bytes += head;
+            onPath(head);
             response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-            answer.pipe(down.throttle((bytes) => (carried.bytes += bytes))).pipe(response);
+            answer.pipe(down.throttle(onPath)).pipe(response);
           });
         },
       );
