@@ -6,7 +6,7 @@
 // per target, with a budget of its own for each, and does not reach a
 // widget's frame in a process of its own from its first request.
 import { Agent, createServer, request as forward } from "node:http";
-import { Transform } from "node:stream";
+import { Transform, pipeline } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** The link's bandwidth each way and the latency added to every request. */
@@ -68,7 +68,8 @@ const endToEnd = (headers) => Object.fromEntries(Object.entries(headers).filter(
  * Starts the emulated link: `{ proxy, carried, close }`, where `proxy` is
  * the URL to give the browser as its proxy, and `carried` counts the
  * requests that went through and the bytes that came down (heads and
- * bodies), in all and by path. Only loopback is reached; anything else, and tunnels, are refused.
+ * bodies), in all and by path. Only loopback is reached; anything else,
+ * and tunnels, are refused.
  */
 export async function startEmulatedLink(link = EMULATED_LINK) {
   const down = new Pipe(link.downBitsPerSecond);
@@ -76,8 +77,8 @@ export async function startEmulatedLink(link = EMULATED_LINK) {
   const carried = { requests: 0, bytes: 0, byPath: new Map() };
   const agent = new Agent({ keepAlive: true });
   const server = createServer((request, response) => {
-    const target = new URL(request.url ?? "/");
-    if (target.hostname !== "127.0.0.1" || target.protocol !== "http:") {
+    const target = URL.canParse(request.url ?? "") ? new URL(request.url ?? "") : null;
+    if (target?.hostname !== "127.0.0.1" || target.protocol !== "http:") {
       response.writeHead(502).end();
       return;
     }
@@ -90,20 +91,20 @@ export async function startEmulatedLink(link = EMULATED_LINK) {
     const relay = async () => {
       await up.send(headBytes(`${request.method} ${request.url} HTTP/1.1`, request.rawHeaders));
       await sleep(link.latencyMs);
+      if (response.destroyed) return;
       const upstream = forward(
         { agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method: request.method, headers: endToEnd(request.headers) },
-        (answer) => {
+        async (answer) => {
           const head = headBytes(`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`, answer.rawHeaders);
-          down.send(head).then(() => {
-            onPath(head);
-            response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-            answer.pipe(down.throttle(onPath)).pipe(response);
-          });
+          await down.send(head);
+          onPath(head);
+          response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+          // A browser that goes away mid-answer ends the upstream request too.
+          pipeline(answer, down.throttle(onPath), response, (error) => error && upstream.destroy());
         },
       );
       upstream.on("error", () => (response.headersSent ? response.destroy() : response.writeHead(502).end()));
-      response.on("close", () => response.writableFinished || upstream.destroy());
-      request.pipe(up.throttle()).pipe(upstream);
+      pipeline(request, up.throttle(), upstream, (error) => error && response.destroy());
     };
     relay().catch(() => response.destroy());
   });
