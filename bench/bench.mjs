@@ -27,6 +27,7 @@ import { launchChromium } from "./browser.mjs";
 import { loadHumanEval, measureBatch } from "./batch.mjs";
 import { measureAskOverhead } from "./ask.mjs";
 import { snapshotBundle } from "./bundle.mjs";
+import { firstVisitRows, visitsBySurface } from "./figure-first-visit.mjs";
 import { poolRows } from "./figure-pool.mjs";
 import { buildFigures } from "./figures.mjs";
 import { measureChatUi, serveChatUi } from "./chat-ui.mjs";
@@ -139,9 +140,7 @@ export async function runBench(overrides = {}, log = () => {}) {
     const firstVisits = await measureFirstVisits(
       {
         loopback: [surfaces.widget, surfaces["chat-ui"]],
-        // DevTools' emulation, set through the page, does not reach a widget on
-        // another site (a process of its own): its rows there would be loopback's.
-        emulated: [surfaces.page, surfaces.raw],
+        emulated: [surfaces.page, surfaces.widget, surfaces["chat-ui"], surfaces.raw],
       },
       settings.firstVisits,
       log,
@@ -188,7 +187,7 @@ export async function runBench(overrides = {}, log = () => {}) {
         bytes: Object.fromEntries(
           Object.entries(loads).map(([name, l]) => [name, { firstLoad: l[0].cold.transferred, returnVisit: l[0].warm.transferred }]),
         ),
-        // Figure 15, per link and surface: each first visit's times and bytes, with the bytes of the last one by path.
+        // Figure 15, per link and surface: each first visit's times and bytes, by path too, and what crossed the emulated link.
         firstVisits,
         // How each Sandpit visit started Python: `absent` on a first visit, `used` when a return visit restored the snapshot.
         snapshot: loads.sandpit.map((l) => ({ cold: l.cold.snapshot, warm: l.warm.snapshot })),
@@ -248,6 +247,51 @@ export async function runPoolBench(settings, log) {
       machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
       figures: poolRows(pool),
       pool,
+    };
+  } finally {
+    await browser?.close();
+    for (const server of servers) await server.close();
+    await bundle.remove();
+  }
+}
+
+/**
+ * Figure 15 alone (`BENCH_ONLY=first-visit`): its rows, its details and what
+ * it was measured on, to put in place of the figure's rows of the last full
+ * run. Every surface is visited on both links here, the page and raw on
+ * loopback too (a full run takes those from figures 1 to 3's cold loads).
+ *
+ * @param {typeof DEFAULT_SETTINGS} settings
+ * @param {(message: string) => void} log
+ */
+export async function runFirstVisitBench(settings, log) {
+  const loadBefore = loadAverage();
+  const commit = gitDescribe(ROOT);
+  const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
+  const servers = [];
+  let browser = null;
+  try {
+    const started = (server) => (servers.push(server), server);
+    const appServer = started(await serve({ root: bundle.dist }));
+    const rawServer = started(await serve({ root: bundle.raw }));
+    const clientServer = started(await serve({ root: CLIENT }));
+    const chatUiServer = started(await serveChatUi());
+    const embedOrigins = [clientServer.url, chatUiServer.url].map((url) => new URL(url).origin);
+    const widgetServer = started(await serve({ root: bundle.dist, embedOrigins }));
+    const surfaces = firstVisitSurfaces({
+      app: sandpitTarget(appServer.url),
+      client: clientTarget(clientServer.url, widgetServer.url),
+      chatUi: chatUiTarget(new URL("index.html", chatUiServer.url).href, new URL(WIDGET_PAGE, widgetServer.url).href),
+      raw: rawTarget(rawServer.url),
+    });
+    const every = [surfaces.page, surfaces.widget, surfaces["chat-ui"], surfaces.raw];
+    const firstVisits = await measureFirstVisits({ loopback: every, emulated: every }, settings.firstVisits, log);
+    browser = await launchChromium();
+    return {
+      date: new Date().toISOString(),
+      machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
+      figures: firstVisitRows(visitsBySurface(null, firstVisits)),
+      firstVisits,
     };
   } finally {
     await browser?.close();

@@ -20,7 +20,8 @@ export function newContext(browser) {
 /**
  * A browser of its own with a fresh on-disk profile (empty HTTP cache) that
  * reaches loopback and nothing else: `{ context, close }`, and `close()`
- * also deletes the profile.
+ * also deletes the profile. With `proxy` (a URL), every request goes to that
+ * proxy, loopback's too, and it decides what the browser reaches.
  *
  * For the page loads: an incognito context keeps its HTTP cache in memory,
  * where an entry as large as Pyodide's 9.6 MB wasm is not kept, so every
@@ -28,7 +29,9 @@ export function newContext(browser) {
  * (page, snapshot maker, warm spare) came to 43 MB instead of 24, and raw's
  * return visit downloaded the wasm again. A user's browser caches it on
  * disk and revalidates it instead (a 304, no body).
+ *
+ * @param {string} [proxy]
  */
-export function newProfileContext() {
-  return openProfile({ proxy: LOOPBACK_ONLY });
+export function newProfileContext(proxy) {
+  return openProfile({ proxy: proxy === undefined ? LOOPBACK_ONLY : { server: proxy, bypass: "<-loopback>" } });
 }

@@ -4,9 +4,12 @@
 // same way on the same link: the time to the first result, the bytes until
 // then, and (loopback) the bytes until the visit is over.
 import { median, row, targets } from "./figure-row.mjs";
-import { EMULATED_LINK } from "./first-visit.mjs";
 import { formatBytes, formatMs } from "./format.mjs";
+import { EMULATED_LINK_WORDS } from "./link.mjs";
+import { pathsOf } from "./loads.mjs";
 import { summarise } from "./stats.mjs";
+
+/** @typedef {import("./first-visit.mjs").Paths} Paths */
 
 /** The surfaces as the rows name them, and whether the time to the first result has a target. */
 const SURFACES = [
@@ -15,48 +18,56 @@ const SURFACES = [
   { name: "chat-ui", title: "the widget in a chat UI (the MCP SDK's Client over IframeParentTransport)", timed: false },
 ];
 
-const LINK_TITLES = { loopback: "loopback", emulated: `an emulated link (${EMULATED_LINK})` };
+const LINK_TITLES = { loopback: "loopback", emulated: `an emulated link (${EMULATED_LINK_WORDS})` };
 
 /**
  * The visits by link and surface: figures 1 to 3's cold loads give the page's
- * and raw's on loopback, `firstVisits` (first-visit.mjs) the rest.
+ * and raw's on loopback, `firstVisits` (first-visit.mjs) the rest; without
+ * `loads` (figure 15 measured alone), `firstVisits` gives them all.
  */
 export function visitsBySurface(loads, firstVisits) {
   const cold = (name) =>
-    loads[name].map((l) => ({ firstResultAt: l.cold.firstResultAt, untilFirstResult: l.cold.untilFirstResult, untilSettled: l.cold.transferred.total, byPath: l.cold.transferred.byPath }));
+    loads[name].map((l) => ({
+      firstResultAt: l.cold.firstResultAt,
+      untilFirstResult: l.cold.untilFirstResult,
+      untilSettled: l.cold.transferred.total,
+      paths: { firstResult: l.cold.firstResultPaths, settled: pathsOf(l.cold.transferred) },
+    }));
   return {
-    loopback: { page: cold("sandpit"), raw: cold("raw"), ...firstVisits.loopback },
+    loopback: { ...(loads === null ? {} : { page: cold("sandpit"), raw: cold("raw") }), ...firstVisits.loopback },
     emulated: firstVisits.emulated,
   };
 }
 
 /**
- * What Sandpit downloaded on its way to a result that raw did not, largest
- * first: the paths behind a missed bytes target.
+ * What Sandpit downloaded until `moment` (`firstResult` or `settled`) that
+ * raw did not, largest first: the paths behind a missed bytes target; and
+ * the files downloaded more than once.
  *
- * @param {{ byPath: Record<string, number> }[]} sandpit
- * @param {{ byPath: Record<string, number> }[]} raw
+ * @param {{ paths: Record<string, Paths | null> }[]} sandpit
+ * @param {{ paths: Record<string, Paths | null> }[]} raw
+ * @param {"firstResult" | "settled"} moment
  */
-function extraBytesNote(sandpit, raw, what) {
-  const rawPaths = new Set(raw.flatMap((visit) => Object.keys(visit.byPath).map(fileName)));
-  const first = sandpit[0].byPath;
-  const extra = Object.entries(first)
+function extraBytesNote(sandpit, raw, moment) {
+  const at = (visit) => /** @type {Paths} */ (visit.paths[moment]);
+  const rawPaths = new Set(raw.flatMap((visit) => Object.keys(at(visit).byPath).map(fileName)));
+  const first = at(sandpit[0]);
+  const extra = Object.entries(first.byPath)
     .filter(([path, bytes]) => bytes > 0 && !rawPaths.has(fileName(path)))
     .sort((a, b) => b[1] - a[1]);
   const total = extra.reduce((sum, [, bytes]) => sum + bytes, 0);
   const top = extra.slice(0, 6).map(([path, bytes]) => `${path} ${formatBytes(bytes)}`);
-  const twice = Object.entries(first).filter(([path, bytes]) => rawPaths.has(fileName(path)) && bytes > rawBytes(raw[0].byPath, path) * 1.5);
+  const again = Object.entries(first.downloads).filter(([, times]) => times > 1);
+  const what = moment === "settled" ? "until settled" : "until its first result";
   return (
     `Of what Sandpit transferred ${what} (first sample), ${formatBytes(total)} were files raw Pyodide does not fetch: ${top.join(", ")}` +
     `${extra.length > top.length ? `, and ${extra.length - top.length} smaller` : ""}.` +
-    (twice.length ? ` Fetched more than once: ${twice.map(([path, bytes]) => `${path} ${formatBytes(bytes)}`).join(", ")}.` : " Pyodide's own files were fetched once.") +
-    " The server does not compress, so these are the files' own sizes."
+    (again.length ? ` Downloaded more than once: ${again.map(([path, times]) => `${path} ${times} times`).join(", ")}.` : " Every file was downloaded once.") +
+    " The server does not compress, so these are the files' own sizes and their response heads."
   );
 }
 
 const fileName = (/** @type {string} */ path) => path.slice(path.lastIndexOf("/") + 1);
-const rawBytes = (/** @type {Record<string, number>} */ byPath, /** @type {string} */ path) =>
-  Object.entries(byPath).find(([other]) => fileName(other) === fileName(path))?.[1] ?? 0;
 
 /** The first result's time on `link` beside raw's, for a missed time target. */
 function timeNote(visits, link, name) {
@@ -65,7 +76,7 @@ function timeNote(visits, link, name) {
   return (
     `On ${LINK_TITLES[link]}, Sandpit's first result came ${formatMs(first(name) - first("raw"))} after raw's, ` +
     `with ${formatBytes(bytes(name) - bytes("raw"))} more transferred before it. ` +
-    extraBytesNote(visits[link][name], visits[link].raw, "until its first result")
+    extraBytesNote(visits[link][name], visits[link].raw, "firstResult")
   );
 }
 
@@ -83,8 +94,6 @@ export function firstVisitRows(visits, notes = {}) {
     const stat = (/** @type {any[]} */ samples, /** @type {string} */ key) => summarise(samples.map((visit) => visit[key]));
     for (const surface of SURFACES) {
       const sandpit = visits[link][surface.name];
-      // Not measured on this link (see bench.mjs: the emulation does not reach a widget on another site).
-      if (sandpit === undefined) continue;
       const where = `${surface.title}, on ${LINK_TITLES[link]}`;
       rows.push(
         row({
@@ -105,7 +114,7 @@ export function firstVisitRows(visits, notes = {}) {
           sandpit: stat(sandpit, "untilFirstResult"),
           raw: stat(raw, "untilFirstResult"),
           target: targets.ratioAtMost(1.05),
-          note: () => extraBytesNote(sandpit, raw, "until its first result"),
+          note: () => extraBytesNote(sandpit, raw, "firstResult"),
         }),
       );
       if (link === "loopback") {
@@ -118,7 +127,7 @@ export function firstVisitRows(visits, notes = {}) {
             sandpit: stat(sandpit, "untilSettled"),
             raw: stat(raw, "untilSettled"),
             target: surface.name === "page" ? targets.none : targets.ratioAtMost(1.15),
-            note: () => extraBytesNote(sandpit, raw, "until settled"),
+            note: () => extraBytesNote(sandpit, raw, "settled"),
           }),
         );
       }

@@ -3,24 +3,19 @@
 // widget as an agent drives it (bench/client/), and the widget in a chat UI
 // (bench/chat-ui/), each opened in a fresh browser with an empty on-disk
 // profile, `print(1)` asked for at once; raw Pyodide's page opened the same
-// way. On loopback, and on an emulated link (DevTools' network emulation:
-// 20 Mbit/s down, 5 up, 40 ms latency). Each visit gives the time from
-// navigation start to the first result, the bytes transferred until then,
-// and, on loopback, the bytes until everything the visit starts is over
-// (warm spare, snapshot maker, offline copy): a visit downloads the same
-// bytes on either link, and waiting for them on the slow one would only
-// make the bench longer.
+// way. On loopback, and on an emulated link (link.mjs: a throttling proxy
+// every request of the visit goes through, 20 Mbit/s down, 5 up, 40 ms
+// added to each request). Each visit gives the time from navigation start
+// to the first result, the bytes received until then, and, on loopback, the
+// bytes until everything the visit starts is over (warm spare, snapshot
+// maker, offline copy): a visit downloads the same bytes on either link,
+// and waiting for them on the slow one would only make the bench longer.
 import { newProfileContext } from "./browser.mjs";
-import { FIRST_RUN, countResponseBytes } from "./loads.mjs";
+import { EMULATED_LINK, startEmulatedLink } from "./link.mjs";
+import { FIRST_RUN, countResponseBytes, pathsOf } from "./loads.mjs";
 
-/** DevTools' network conditions for the emulated link; loopback has none. */
-export const LINKS = {
-  loopback: null,
-  emulated: { offline: false, latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 5e6 / 8 },
-};
-
-/** The link's conditions in words, for the report. */
-export const EMULATED_LINK = "20 Mbit/s down, 5 Mbit/s up, 40 ms latency";
+/** The links a visit is made on: loopback as it is, and the emulated link's conditions. */
+export const LINKS = { loopback: null, emulated: EMULATED_LINK };
 
 /**
  * A surface's first visit: `visit(context, page)` opens it in `page` and
@@ -28,6 +23,15 @@ export const EMULATED_LINK = "20 Mbit/s down, 5 Mbit/s up, 40 ms latency";
  * `settled()`, which waits for the rest of the visit.
  *
  * @typedef {{ name: string, visit: (context: any, page: any) => Promise<{ firstResultAt: number, settled: () => Promise<void> }> }} Surface
+ */
+
+/**
+ * A first visit's times and bytes; `paths` says by path what came until the
+ * first result and (on loopback) until settled, `carried` what crossed the
+ * emulated link, `requests` how many requests reached the network.
+ *
+ * @typedef {{ firstResultAt: number, untilFirstResult: number, untilSettled: number | null, requests: number, carried?: { requests: number, bytes: number }, paths: { firstResult: Paths, settled: Paths | null } }} FirstVisit
+ * @typedef {ReturnType<typeof pathsOf>} Paths
  */
 
 /**
@@ -39,7 +43,7 @@ export const EMULATED_LINK = "20 Mbit/s down, 5 Mbit/s up, 40 ms latency";
  * @param {(message: string) => void} log
  */
 export async function measureFirstVisits(plan, samples, log) {
-  /** @type {Record<string, Record<string, { firstResultAt: number, untilFirstResult: number, untilSettled: number | null, byPath: Record<string, number> }[]>>} */
+  /** @type {Record<string, Record<string, FirstVisit[]>>} */
   const out = {};
   for (const [link, conditions] of Object.entries(LINKS)) {
     const surfaces = plan[/** @type {keyof typeof LINKS} */ (link)];
@@ -49,7 +53,11 @@ export async function measureFirstVisits(plan, samples, log) {
         const visit = await firstVisit(surface, conditions);
         out[link][surface.name].push(visit);
         const settled = visit.untilSettled === null ? "" : `, ${mb(visit.untilSettled)} until settled`;
-        log(`first visit ${i}/${samples} ${link} ${surface.name}: first result ${Math.round(visit.firstResultAt)} ms, ${mb(visit.untilFirstResult)} until then${settled}`);
+        const carried = visit.carried ? `; the link carried ${visit.carried.requests} requests, ${mb(visit.carried.bytes)}` : "";
+        log(
+          `first visit ${i}/${samples} ${link} ${surface.name}: first result ${Math.round(visit.firstResultAt)} ms, ` +
+            `${mb(visit.untilFirstResult)} until then${settled}, ${visit.requests} requests over the network${carried}`,
+        );
       }
     }
   }
@@ -59,37 +67,43 @@ export async function measureFirstVisits(plan, samples, log) {
 const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
 
 /**
- * One first visit in a browser of its own. The link is emulated through
- * the page's DevTools session, which covers its frames of the same site and
- * their workers; a visit that beats what the link allows is refused, since
- * part of it (a widget on another site, in a process of its own) went around
- * the emulation.
+ * One first visit in a browser of its own, on loopback or through the
+ * emulated link. A visit on the link is refused when it beats what the link
+ * allows, or when a request reached the network without crossing the link:
+ * then part of it went around the emulation.
  */
 async function firstVisit(surface, conditions) {
-  const browser = await newProfileContext();
+  const link = conditions === null ? null : await startEmulatedLink(conditions);
+  const browser = await newProfileContext(link?.proxy);
   try {
     const bytes = countResponseBytes(browser.context);
     const page = await browser.context.newPage();
-    if (conditions !== null) {
-      const cdp = await browser.context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", conditions);
-    }
     const { firstResultAt, settled } = await surface.visit(browser.context, page);
     const atFirstResult = bytes.mark();
-    if (conditions !== null) {
-      const { total, byPath } = await atFirstResult;
-      const floorMs = (total / conditions.downloadThroughput) * 1000;
+    if (link !== null && conditions !== null) {
+      const carried = { requests: link.carried.requests, bytes: link.carried.bytes };
+      const first = await atFirstResult;
+      const { total, requests, byPath } = first;
+      const floorMs = (total * 8 * 1000) / conditions.downBitsPerSecond;
       if (firstResultAt < floorMs) {
         throw new Error(`${surface.name}: ${mb(total)} in ${Math.round(firstResultAt)} ms is faster than the emulated link allows (${Math.round(floorMs)} ms): part of the visit was not emulated`);
       }
-      return { firstResultAt, untilFirstResult: total, untilSettled: null, byPath };
+      const around = Object.keys(byPath).filter((path) => byPath[path] > 0 && !link.carried.byPath.has(path));
+      if (around.length > 0) throw new Error(`${surface.name}: ${around.join(", ")} reached the network without crossing the emulated link`);
+      return { firstResultAt, untilFirstResult: total, untilSettled: null, requests, carried, paths: { firstResult: pathsOf(first), settled: null } };
     }
     await settled();
-    const [{ total: untilFirstResult }, { total: untilSettled, byPath }] = await Promise.all([atFirstResult, bytes.stop()]);
-    return { firstResultAt, untilFirstResult, untilSettled, byPath };
+    const [first, all] = await Promise.all([atFirstResult, bytes.stop()]);
+    return {
+      firstResultAt,
+      untilFirstResult: first.total,
+      untilSettled: all.total,
+      requests: all.requests,
+      paths: { firstResult: pathsOf(first), settled: pathsOf(all) },
+    };
   } finally {
     await browser.close();
+    await link?.close();
   }
 }
 

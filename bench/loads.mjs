@@ -55,38 +55,60 @@ async function visit(context, target) {
     const untilFirstResult = bytes.mark();
     await target.settled(page);
     const serviceWorker = await page.evaluate(() => Boolean(navigator.serviceWorker?.controller));
-    return { ...times, serviceWorker, untilFirstResult: (await untilFirstResult).total, transferred: await bytes.stop() };
+    const first = await untilFirstResult;
+    return { ...times, serviceWorker, untilFirstResult: first.total, firstResultPaths: pathsOf(first), transferred: await bytes.stop() };
   } finally {
     await page.close();
   }
 }
 
 /**
- * Response body bytes of every request in `context` (workers' and service
- * workers' too) until `stop()`; `mark()` gives those of the requests finished
- * so far. The local server sends Content-Length and no
- * compression, so the header is the number of bytes on the wire. Answers a
- * service worker gave the page are left out: what it fetched for them is
- * counted as its own request, and what it had cached cost nothing.
+ * What a count of `countResponseBytes` says by path: the bytes received, and
+ * how many times the file was downloaded whole (a 200 from the network).
+ *
+ * @param {{ byPath: Record<string, number>, downloads: Record<string, number> }} counted
+ */
+export const pathsOf = ({ byPath, downloads }) => ({ byPath, downloads });
+
+/**
+ * Bytes received over the network by every request in `context` (frames on
+ * other sites, workers and service workers too) until `stop()`; `mark()`
+ * gives those of the requests finished so far. Each request counts what
+ * DevTools saw arrive for it, head and body: nothing for an answer from the
+ * HTTP cache, the head alone for a revalidation (304). Answers a service
+ * worker gave the page count nothing: what it fetched for them is counted as
+ * its own request, and what it had cached cost nothing.
  */
 export function countResponseBytes(context) {
   const pending = [];
   const onFinished = (request) => {
     if (!request.url().startsWith("http")) return;
-    const counted = request.response().then(async (response) => ({
-      path: new URL(request.url()).pathname,
-      bytes: !response || response.fromServiceWorker() ? 0 : Number((await response.headerValue("content-length")) ?? 0),
-    }));
+    const counted = Promise.all([request.response(), request.sizes()]).then(async ([response, sizes]) => {
+      const path = new URL(request.url()).pathname;
+      const head = sizes.responseHeadersSize + Math.min(sizes.responseBodySize, 0);
+      if (!response || response.fromServiceWorker() || head <= 0) return { path, bytes: 0, downloaded: false };
+      // A worker's or service worker's own script is fetched by the browser, and DevTools counts only its head;
+      // a revalidation's 304 has no Content-Length, so one that is there is a body that came with the head.
+      const body = sizes.responseBodySize > 0 ? sizes.responseBodySize : Number((await response.headerValue("content-length")) ?? 0);
+      return { path, bytes: head + body, downloaded: body > 0 };
+    });
     // A request that finishes as the browser closes fails here; only a sum that reads it fails for it.
     counted.catch(() => {});
     pending.push(counted);
   };
   context.on("requestfinished", onFinished);
-  const sum = async (/** @type {Promise<{ path: string, bytes: number }>[]} */ counted) => {
+  const sum = async (/** @type {Promise<{ path: string, bytes: number, downloaded: boolean }>[]} */ counted) => {
     const responses = await Promise.all(counted);
+    /** @type {Record<string, number>} */
     const byPath = {};
-    for (const { path, bytes } of responses) byPath[path] = (byPath[path] ?? 0) + bytes;
-    return { total: responses.reduce((total, r) => total + r.bytes, 0), requests: responses.length, byPath };
+    /** @type {Record<string, number>} */
+    const downloads = {};
+    for (const { path, bytes, downloaded } of responses) {
+      byPath[path] = (byPath[path] ?? 0) + bytes;
+      if (downloaded) downloads[path] = (downloads[path] ?? 0) + 1;
+    }
+    // `requests`: those that reached the network (a 304 too); cache hits and service workers' answers did not.
+    return { total: responses.reduce((total, r) => total + r.bytes, 0), requests: responses.filter((r) => r.bytes > 0).length, byPath, downloads };
   };
   return {
     mark: () => sum([...pending]),

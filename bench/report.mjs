@@ -118,10 +118,12 @@ export function markdown({ date, machine, settings, figures, details, note, part
       "visit has settled, with the HTTP cache (and service worker, if any) it left; Sandpit's first visit settles once its " +
       "snapshot maker has stored the start-up snapshot (Python's memory after start-up), which the return visit restores. " +
       "`print(1)` is submitted the moment the page can take it (Sandpit: when the editor appears; raw: at script start).",
-    "- Bytes: response bodies of every request a visit makes until the page has settled (Sandpit starts a warm spare " +
-      "worker after ready, and on a first visit a snapshot maker before it, each fetching Pyodide again, which the HTTP " +
-      "cache revalidates, and its service worker, if any, fills its cache), as Content-Length; a revalidated file (304) " +
-      "costs nothing. The server does not compress. Answers a service worker gives the page are not counted again.",
+    "- Bytes: what every request a visit makes until the page has settled received over the network, head and body, " +
+      "as DevTools counts it for the page, its frames on other sites, their workers and service workers (Sandpit starts a " +
+      "warm spare worker after ready, and on a first visit a snapshot maker before it, each fetching Pyodide again, which " +
+      "the HTTP cache answers or revalidates, and its service worker, if any, fills its cache); an answer from the HTTP " +
+      "cache costs nothing, a revalidation (304) its head. The server does not compress. Answers a service worker gives " +
+      "the page are not counted again.",
     "- The app's own share: every file of the bundle but Pyodide's, each gzipped at level 9 as a static host would. " +
       "The target (the issue's \"gzip size of the app's own wasm and JS\") counts its wasm and JS that the first paint " +
       "needs: the wasm, its wasm-bindgen loader and snippets, the worker's modules, the service worker (with its precache " +

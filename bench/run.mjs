@@ -14,15 +14,16 @@
 //   BENCH_KEYSTROKES    keys typed into a 2,000-line file in the editor
 //   BENCH_FIX_PASSES    passes over the failing programs (figure 12)
 //   BENCH_POOL_PASSES   passes over figure 14 (sessions beyond the cores)
-//   BENCH_ONLY          "pool": measure figure 14 alone and put its rows in
-//                       place of those of the last full run (results.json)
+//   BENCH_ONLY          "pool" or "first-visit": measure figure 14 or 15 alone
+//                       and put its rows in place of those of the last full
+//                       run (results.json)
 //   BENCH_OUT           where to write the results (default: bench/)
 //   BENCH_NOTE          a remark for RESULTS.md, e.g. what else the machine was doing
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { DEFAULT_SETTINGS, runBench, runPoolBench } from "./bench.mjs";
+import { DEFAULT_SETTINGS, runBench, runFirstVisitBench, runPoolBench } from "./bench.mjs";
 import { markdown, writeReport } from "./report.mjs";
 
 const ENV = {
@@ -55,26 +56,32 @@ const settings = settingsFromEnv(process.env);
 const out = process.env.BENCH_OUT || dirname(fileURLToPath(import.meta.url));
 const started = Date.now();
 const log = (message) => console.error(`bench: ${message}`);
-const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== "" && only !== "pool") throw new Error(`BENCH_ONLY can be "pool", not ${only}`);
-const results = only ? await withPart(await runPoolBench(settings, log)) : await runBench(settings, log);
+/** The figures measured alone: which figure, how, and the setting and details that are its own. */
+const PARTS = {
+  pool: { figure: "14", measure: runPoolBench, setting: "poolPasses", details: "pool" },
+  "first-visit": { figure: "15", measure: runFirstVisitBench, setting: "firstVisits", details: "firstVisits" },
+};
+const only = process.env.BENCH_ONLY || undefined;
+if (only !== undefined && !Object.hasOwn(PARTS, only)) throw new Error(`BENCH_ONLY can be ${Object.keys(PARTS).map((name) => `"${name}"`).join(" or ")}, not ${only}`);
+const results = only ? await withPart(PARTS[only]) : await runBench(settings, log);
 if (process.env.BENCH_NOTE) results.note = process.env.BENCH_NOTE;
 await writeReport(results, out);
 console.log(markdown(results));
 console.error(`bench: done in ${Math.round((Date.now() - started) / 1000)} s; results in ${out}`);
 
 /**
- * The last full run's results (in `out`) with figure 14 measured again:
+ * The last full run's results (in `out`) with `part`'s figure measured again:
  * its rows and details replaced, and `partial` saying when and on what.
  */
 async function withPart(part) {
   const last = JSON.parse(await readFile(join(out, "results.json"), "utf8"));
-  const { date, machine, figures, pool } = part;
+  const measured = await part.measure(settings, log);
+  const { date, machine, figures } = measured;
   return {
     ...last,
-    figures: [...last.figures.filter((f) => f.figure !== "14"), ...figures],
-    settings: { ...last.settings, poolPasses: settings.poolPasses },
-    details: { ...last.details, pool },
-    partial: { figure: "14", date, machine },
+    figures: [...last.figures.filter((f) => f.figure !== part.figure), ...figures],
+    settings: { ...last.settings, [part.setting]: settings[part.setting] },
+    details: { ...last.details, [part.details]: measured[part.details] },
+    partial: { figure: part.figure, date, machine },
   };
 }
