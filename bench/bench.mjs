@@ -32,6 +32,7 @@ import { poolRows } from "./figure-pool.mjs";
 import { buildFigures } from "./figures.mjs";
 import { measureChatUi, serveChatUi } from "./chat-ui.mjs";
 import { firstVisitSurfaces, measureFirstVisits } from "./first-visit.mjs";
+import { EMULATED_LINK } from "./link.mjs";
 import { measureLoads } from "./loads.mjs";
 import { describeMachine, gitDescribe, loadAverage } from "./machine.mjs";
 import { measureFixes } from "./fixes.mjs";
@@ -88,6 +89,8 @@ export const DEFAULT_SETTINGS = {
   fixPasses: 3,
   /** Passes over figure 14 (sessions beyond the cores), each on fresh pages. */
   poolPasses: 3,
+  /** The emulated link of figure 15's rows on it. */
+  link: EMULATED_LINK,
 };
 
 /**
@@ -144,6 +147,7 @@ export async function runBench(overrides = {}, log = () => {}) {
       },
       settings.firstVisits,
       log,
+      settings.link,
     );
     const sessions = await measureSessions(browser, [sandpit, agent, raw], programs, settings, log);
     const relay = await measureRelay(browser, bundle.dist, settings.roundTrips, log);
@@ -285,7 +289,7 @@ export async function runFirstVisitBench(settings, log) {
       raw: rawTarget(rawServer.url),
     });
     const every = [surfaces.page, surfaces.widget, surfaces["chat-ui"], surfaces.raw];
-    const firstVisits = await measureFirstVisits({ loopback: every, emulated: every }, settings.firstVisits, log);
+    const firstVisits = await measureFirstVisits({ loopback: every, emulated: every }, settings.firstVisits, log, settings.link);
     browser = await launchChromium();
     return {
       date: new Date().toISOString(),
