@@ -22,7 +22,11 @@ const LINKS = { loopback: null, emulated: EMULATED_LINK };
  * resolves once the first result is in, to its page-clock time and
  * `settled()`, which waits for the rest of the visit.
  *
- * @typedef {{ name: string, visit: (context: any, page: any) => Promise<{ firstResultAt: number, settled: () => Promise<void> }> }} Surface
+ * `origin`, for a surface embedded in another site's page: Sandpit's, whose
+ * bytes count (the embedding page's own files are not Sandpit's, and a page
+ * that embedded raw Pyodide would have them too).
+ *
+ * @typedef {{ name: string, origin?: string, visit: (context: any, page: any) => Promise<{ firstResultAt: number, settled: () => Promise<void> }> }} Surface
  */
 
 /**
@@ -78,7 +82,7 @@ async function firstVisit(surface, conditions) {
   const link = conditions === null ? null : await startEmulatedLink(conditions);
   const browser = await newProfileContext(link?.proxy);
   try {
-    const bytes = countResponseBytes(browser.context);
+    const bytes = countResponseBytes(browser.context, surface.origin ?? null);
     const page = await browser.context.newPage();
     const { firstResultAt, settled } = await surface.visit(browser.context, page);
     const atFirstResult = bytes.mark();
@@ -129,6 +133,7 @@ export function firstVisitSurfaces({ app, client, chatUi, raw }) {
     },
     {
       name: "widget",
+      origin: client.origin,
       async visit(context, page) {
         await client.prepare(context);
         await page.goto(client.url({ firstRun: FIRST_RUN }));
@@ -138,6 +143,7 @@ export function firstVisitSurfaces({ app, client, chatUi, raw }) {
     },
     {
       name: "chat-ui",
+      origin: chatUi.origin,
       async visit(context, page) {
         await chatUi.prepare(context);
         await page.goto(chatUi.url({ firstRun: FIRST_RUN }));

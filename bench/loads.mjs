@@ -77,12 +77,17 @@ export const pathsOf = ({ byPath, downloads }) => ({ byPath, downloads });
  * DevTools saw arrive for it, head and body: nothing for an answer from the
  * HTTP cache, the head alone for a revalidation (304). Answers a service
  * worker gave the page count nothing: what it fetched for them is counted as
- * its own request, and what it had cached cost nothing.
+ * its own request, and what it had cached cost nothing. With `origin`, only
+ * the requests to that origin count (Sandpit's, on a page that embeds it).
+ *
+ * @param {import("playwright-core").BrowserContext} context
+ * @param {string | null} [origin]
  */
-export function countResponseBytes(context) {
+export function countResponseBytes(context, origin = null) {
   const pending = [];
   const onFinished = (request) => {
     if (!request.url().startsWith("http")) return;
+    if (origin !== null && new URL(request.url()).origin !== origin) return;
     const counted = Promise.all([request.response(), request.sizes()]).then(async ([response, sizes]) => {
       const path = new URL(request.url()).pathname;
       const head = sizes.responseHeadersSize + Math.min(sizes.responseBodySize, 0);

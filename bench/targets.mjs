@@ -110,6 +110,8 @@ const widgetFrame = (page) => page.frames().find((frame) => new URL(frame.url())
 export function clientTarget(url, appUrl) {
   return {
     name: "sandpit-client",
+    /** Sandpit's origin, beside the embedding page's own (whose files are not Sandpit's). */
+    origin: new URL(appUrl).origin,
     async prepare(context) {
       await context.addInitScript(watchSandpit, CLOCK_PATH);
       await context.addInitScript(reportWidgetRuns);
@@ -151,6 +153,8 @@ export function clientTarget(url, appUrl) {
 export function chatUiTarget(url, widgetUrl) {
   return {
     name: "sandpit-chat-ui",
+    /** Sandpit's origin, beside the chat UI's own (whose files are not Sandpit's). */
+    origin: new URL(widgetUrl).origin,
     async prepare(context) {
       await context.addInitScript(watchSandpit, CLOCK_PATH);
     },

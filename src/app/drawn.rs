@@ -20,11 +20,14 @@ const REDRAW_MS: u32 = 100;
 /// succession start and end in between are drawn once, as they are by
 /// then, rather than queued, then running, then finished; a session busy
 /// and idle again in between is not drawn at all; and no reply waits for
-/// drawing. A timer, not an animation frame, so that a frame the browser
-/// does not render (out of view, hidden) still keeps it up to date.
+/// drawing. A change `urgent` picks out (given what is drawn and what is
+/// now) is drawn after its task all the same: the person's own run.
+/// A timer, not an animation frame, so that a frame the browser does not
+/// render (out of view, hidden) still keeps it up to date.
 pub fn drawn<T: Clone + Send + Sync + 'static>(
     source: RwSignal<T>,
     same: fn(&T, &T) -> bool,
+    urgent: fn(&T, &T) -> bool,
 ) -> ReadSignal<T> {
     let (drawn, set_drawn) = signal(source.get_untracked());
     let copy = move || {
@@ -36,22 +39,28 @@ pub fn drawn<T: Clone + Send + Sync + 'static>(
             set_drawn.try_set(now);
         }
     };
-    at_most_every_redraw(Box::new(move || source.track()), Rc::new(copy));
+    let track = move || source.with(|now| drawn.with_untracked(|drawn| urgent(drawn, now)));
+    at_most_every_redraw(Box::new(track), Rc::new(copy));
     drawn
 }
 
 /// Calls `draw` after the task in which what `track` reads changed, and at
-/// most once per [`REDRAW_MS`]. Not generic, so the page has it once.
-fn at_most_every_redraw(track: Box<dyn Fn()>, draw: Rc<dyn Fn()>) {
+/// most once per [`REDRAW_MS`] unless `track` says the change is urgent.
+/// Not generic, so the page has it once.
+fn at_most_every_redraw(track: Box<dyn Fn() -> bool>, draw: Rc<dyn Fn()>) {
     let due = StoredValue::new(false);
     let last_ms = StoredValue::new(f64::NEG_INFINITY);
     Effect::new(move |_| {
-        track();
-        if due.get_value() {
+        let urgent = track();
+        if due.get_value() && !urgent {
             return;
         }
         due.set_value(true);
-        let wait_ms = last_ms.get_value() + f64::from(REDRAW_MS) - now_ms();
+        let wait_ms = if urgent {
+            0.0
+        } else {
+            last_ms.get_value() + f64::from(REDRAW_MS) - now_ms()
+        };
         let draw = draw.clone();
         let run = move || {
             if due.try_set_value(false).is_none() {

@@ -15,7 +15,8 @@ use crate::runtime::{now_ms, RunEvent};
 /// call streams them to its caller). The returned future resolves once
 /// the entry is final.
 ///
-/// `shown` says whether `runs` is on screen. A headless widget's is not:
+/// `by_person` says whether the person started it on this page (see
+/// [`RunEntry::by_person`]). `shown` says whether `runs` is on screen. A headless widget's is not:
 /// its runs' output is then not buffered for drawing, which cost a timer
 /// and an animation frame request per burst of output for nothing. The
 /// frame never even came: Chromium runs no animation frames in a
@@ -25,6 +26,7 @@ pub fn launch(
     runtime: SharedRuntime,
     runs: RwSignal<Vec<RunEntry>>,
     request: RunRequest,
+    by_person: bool,
     shown: bool,
     observe: impl Fn(&RunEvent) + 'static,
 ) -> (RunEntry, impl Future<Output = ()>) {
@@ -70,6 +72,7 @@ pub fn launch(
             phase,
             live,
             earlier: false,
+            by_person,
             owner: owner.clone(),
         };
         (entry, buffer, pending)

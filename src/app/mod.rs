@@ -81,6 +81,9 @@ pub struct RunEntry {
     pub live: RwSignal<Vec<OutputChunk>>,
     /// Restored from an earlier visit: its session's Python state is gone.
     pub earlier: bool,
+    /// Started by the person on this page (the Run button), not by a
+    /// caller's tool call: the run list draws it at once.
+    pub by_person: bool,
     /// Owns the signals above.
     pub owner: Owner,
 }
@@ -210,6 +213,10 @@ pub fn start_runtime() -> (RwSignal<RuntimeStatus>, SharedRuntime) {
     ));
     provide_context(runtime);
     // As drawn: a session busy and idle again within a moment is not redrawn.
-    provide_context(SessionStates(drawn::drawn(sessions, PartialEq::eq)));
+    provide_context(SessionStates(drawn::drawn(
+        sessions,
+        PartialEq::eq,
+        |_, _| false,
+    )));
     (status, runtime)
 }

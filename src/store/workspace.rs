@@ -235,6 +235,7 @@ pub fn earlier_entry(seq: usize, run: StoredRun) -> RunEntry {
         }),
         live: RwSignal::new(Vec::new()),
         earlier: true,
+        by_person: false,
         owner: owner.clone(),
     })
 }

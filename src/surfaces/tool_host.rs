@@ -42,8 +42,14 @@ impl ToolHost {
                 let session = request.session.clone();
                 // A fresh run leaves nothing in its session to keep.
                 let persistence = self.persistence.filter(|_| !request.fresh);
-                let (entry, finished) =
-                    launch(self.runtime, self.runs, request, self.shown, on_event);
+                let (entry, finished) = launch(
+                    self.runtime,
+                    self.runs,
+                    request,
+                    false,
+                    self.shown,
+                    on_event,
+                );
                 run_id = Some(entry.id);
                 Box::pin(async move {
                     finished.await;

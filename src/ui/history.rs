@@ -25,7 +25,7 @@ pub fn HistoryPanel(persistence: Persistence) -> impl IntoView {
     let failed = RwSignal::new(None::<String>);
     let loading = RwSignal::new(false);
     // As drawn: the count follows a model's calls in quick succession ten times a second.
-    let stored = drawn(persistence.stored_runs(), PartialEq::eq);
+    let stored = drawn(persistence.stored_runs(), PartialEq::eq, |_, _| false);
     let more = move || {
         if loading.get_untracked() {
             return;

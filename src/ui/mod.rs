@@ -52,7 +52,7 @@ use editor::{Editor, RunMark};
 use examples::{Example, ExamplesMenu};
 use files::FilesPanel;
 use history::HistoryPanel;
-use run_list::{same_runs, RunList};
+use run_list::{new_run_by_person, same_runs, RunList};
 use sessions::SessionBar;
 use settings::Settings;
 use status_line::{Activity, StatusLine};
@@ -141,7 +141,7 @@ pub fn App() -> impl IntoView {
             }
         };
         notice.set(None);
-        let (entry, finished) = launch(runtime, runs, request, true, |_| {});
+        let (entry, finished) = launch(runtime, runs, request, true, true, |_| {});
         run_view::reveal_run(entry.seq);
         spawn_local(async move {
             finished.await;
@@ -192,7 +192,7 @@ pub fn App() -> impl IntoView {
         editor.open(name, new.then(|| example.code.to_owned()));
     };
     // The runs and the status line follow what is drawn, at most ten times a second.
-    let drawn_runs = drawn(runs, |a, b| same_runs(a, b));
+    let drawn_runs = drawn(runs, |a, b| same_runs(a, b), |a, b| new_run_by_person(a, b));
     let activity = Activity::watch(drawn_runs);
     let can_stop = Signal::derive(move || activity.with(|a| a.active));
     // Python is asked about the code only when no run waits for it.

@@ -81,6 +81,14 @@ pub fn same_runs(a: &[RunEntry], b: &[RunEntry]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.seq == b.seq)
 }
 
+/// Whether the newest run is one the person started and the list does not
+/// show yet: drawn at once (see [`crate::app::drawn::drawn`]).
+pub fn new_run_by_person(drawn: &[RunEntry], now: &[RunEntry]) -> bool {
+    now.last().is_some_and(|newest| {
+        newest.by_person && drawn.last().map(|shown| shown.seq) != Some(newest.seq)
+    })
+}
+
 /// Runs are grouped by submission order: a group fills up, then the next begins.
 fn group_of(seq: usize) -> usize {
     seq / GROUP_RUNS
