@@ -222,35 +222,29 @@ export async function runBench(overrides = {}, log = () => {}) {
 }
 
 /**
- * Figure 14 alone (`BENCH_ONLY=pool`): its rows, its details and what it was
- * measured on, to put in place of the figure's rows of the last full run.
+ * One figure measured alone, to put in place of its rows of the last full
+ * run: `measure({ bundle, started, launch })` serves what it needs (each
+ * server through `started`, which closes it afterwards), gets the browser
+ * from `launch` if it needs one, and resolves to its rows and details; the
+ * result also says when and on what it was measured.
  *
- * @param {typeof DEFAULT_SETTINGS} settings
- * @param {(message: string) => void} log
+ * @template {object} T
+ * @param {(context: { bundle: Awaited<ReturnType<typeof snapshotBundle>>, started: (server: any) => any, launch: () => Promise<any> }) => Promise<T>} measure
  */
-export async function runPoolBench(settings, log) {
+async function measureAlone(measure) {
   const loadBefore = loadAverage();
   const commit = gitDescribe(ROOT);
   const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
   const servers = [];
   let browser = null;
+  const launch = async () => (browser ??= await launchChromium());
   try {
-    const clientServer = await serve({ root: CLIENT });
-    servers.push(clientServer);
-    const embedOrigins = [new URL(clientServer.url).origin];
-    const widgetServer = await serve({ root: bundle.dist, embedOrigins });
-    servers.push(widgetServer);
-    const parkingServer = await serve({ root: bundle.dist, embedOrigins, sessions: POOL_PARKING });
-    servers.push(parkingServer);
-    browser = await launchChromium();
-    const agent = clientTarget(clientServer.url, widgetServer.url);
-    const parking = clientTarget(clientServer.url, parkingServer.url);
-    const pool = await measurePool(browser, { agent, parking }, settings.poolPasses, log);
+    const started = (server) => (servers.push(server), server);
+    const part = await measure({ bundle, started, launch });
     return {
       date: new Date().toISOString(),
-      machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
-      figures: poolRows(pool),
-      pool,
+      machine: describeMachine({ dist: bundle.dist, browser: await launch(), loadBefore, commit }),
+      ...part,
     };
   } finally {
     await browser?.close();
@@ -260,22 +254,38 @@ export async function runPoolBench(settings, log) {
 }
 
 /**
- * Figure 15 alone (`BENCH_ONLY=first-visit`): its rows, its details and what
- * it was measured on, to put in place of the figure's rows of the last full
- * run. Every surface is visited on both links here, the page and raw on
- * loopback too (a full run takes those from figures 1 to 3's cold loads).
+ * Figure 14 alone (`BENCH_ONLY=pool`): its rows, its details and what it was
+ * measured on, to put in place of the figure's rows of the last full run.
  *
  * @param {typeof DEFAULT_SETTINGS} settings
  * @param {(message: string) => void} log
  */
-export async function runFirstVisitBench(settings, log) {
-  const loadBefore = loadAverage();
-  const commit = gitDescribe(ROOT);
-  const bundle = await snapshotBundle({ dist: DIST, raw: RAW });
-  const servers = [];
-  let browser = null;
-  try {
-    const started = (server) => (servers.push(server), server);
+export function runPoolBench(settings, log) {
+  return measureAlone(async ({ bundle, started, launch }) => {
+    const clientServer = started(await serve({ root: CLIENT }));
+    const embedOrigins = [new URL(clientServer.url).origin];
+    const widgetServer = started(await serve({ root: bundle.dist, embedOrigins }));
+    const parkingServer = started(await serve({ root: bundle.dist, embedOrigins, sessions: POOL_PARKING }));
+    const agent = clientTarget(clientServer.url, widgetServer.url);
+    const parking = clientTarget(clientServer.url, parkingServer.url);
+    const pool = await measurePool(await launch(), { agent, parking }, settings.poolPasses, log);
+    return { figures: poolRows(pool), pool };
+  });
+}
+
+/**
+ * Figure 15 alone (`BENCH_ONLY=first-visit`): its rows, its details and what
+ * it was measured on, to put in place of the figure's rows of the last full
+ * run. Every surface is visited on both links here, the page and raw on
+ * loopback too (a full run takes those from figures 1 to 3's cold loads).
+ * Each visit is a browser of its own; the one that names the machine's
+ * Chromium starts after them.
+ *
+ * @param {typeof DEFAULT_SETTINGS} settings
+ * @param {(message: string) => void} log
+ */
+export function runFirstVisitBench(settings, log) {
+  return measureAlone(async ({ bundle, started }) => {
     const appServer = started(await serve({ root: bundle.dist }));
     const rawServer = started(await serve({ root: bundle.raw }));
     const clientServer = started(await serve({ root: CLIENT }));
@@ -290,18 +300,8 @@ export async function runFirstVisitBench(settings, log) {
     });
     const every = [surfaces.page, surfaces.widget, surfaces["chat-ui"], surfaces.raw];
     const firstVisits = await measureFirstVisits({ loopback: every, emulated: every }, settings.firstVisits, log, settings.link);
-    browser = await launchChromium();
-    return {
-      date: new Date().toISOString(),
-      machine: describeMachine({ dist: bundle.dist, browser, loadBefore, commit }),
-      figures: firstVisitRows(visitsBySurface(null, firstVisits)),
-      firstVisits,
-    };
-  } finally {
-    await browser?.close();
-    for (const server of servers) await server.close();
-    await bundle.remove();
-  }
+    return { figures: firstVisitRows(visitsBySurface(null, firstVisits)), firstVisits };
+  });
 }
 
 /** How the server lets browsers cache Pyodide's wasm: it decides what a return visit costs. */

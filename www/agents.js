@@ -21,8 +21,7 @@
 /**
  * Carries out a tool call: resolves to its CallToolResult. `signal` stops the
  * run; `bridged` keeps it within the local relay's limit (src/mcp/bridge.rs);
- * `onOutput(stream, text)` hears output as it is written; `onResult(result)`
- * hears the result as soon as it is known, before the page draws the run.
+ * `onOutput(stream, text)` hears output as it is written.
  *
  * @typedef {(
  *   name: string,
@@ -30,7 +29,6 @@
  *   signal: AbortSignal,
  *   bridged: boolean,
  *   onOutput?: (stream: "stdout" | "stderr", text: string) => void,
- *   onResult?: (result: CallToolResult) => void,
  * ) => Promise<CallToolResult>} Execute
  */
 
@@ -190,14 +188,9 @@ export function connectRelay(port, tools, execute, onState, token, budget) {
           const onOutput = bridged
             ? undefined
             : (/** @type {string} */ stream, /** @type {string} */ text) => send({ type: "output", callId, stream, text });
-          let answered = false;
-          const answer = (/** @type {CallToolResult} */ result) => {
-            if (answered) return;
-            answered = true;
-            send({ type: "result", callId, result: bridged ? withinRelayLimit(result) : result });
-          };
           try {
-            answer(await execute(message.toolName, message.args ?? {}, stop.signal, bridged, onOutput, answer));
+            const result = await execute(message.toolName, message.args ?? {}, stop.signal, bridged, onOutput);
+            send({ type: "result", callId, result: bridged ? withinRelayLimit(result) : result });
           } finally {
             clearTimeout(giveUp);
             calls.delete(callId);

@@ -25,7 +25,7 @@ const REDRAW_MS: u32 = 100;
 /// A timer, not an animation frame, so that a frame the browser does not
 /// render (out of view, hidden) still keeps it up to date.
 pub fn drawn<T: Clone + Send + Sync + 'static>(
-    source: RwSignal<T>,
+    source: ReadSignal<T>,
     same: fn(&T, &T) -> bool,
     urgent: fn(&T, &T) -> bool,
 ) -> ReadSignal<T> {

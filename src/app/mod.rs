@@ -214,7 +214,7 @@ pub fn start_runtime() -> (RwSignal<RuntimeStatus>, SharedRuntime) {
     provide_context(runtime);
     // As drawn: a session busy and idle again within a moment is not redrawn.
     provide_context(SessionStates(drawn::drawn(
-        sessions,
+        sessions.read_only(),
         PartialEq::eq,
         |_, _| false,
     )));

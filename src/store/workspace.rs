@@ -110,8 +110,8 @@ impl Persistence {
     }
 
     /// How many finished runs the history holds (the page shows the newest).
-    pub fn stored_runs(self) -> RwSignal<u32> {
-        self.stored_runs
+    pub fn stored_runs(self) -> ReadSignal<u32> {
+        self.stored_runs.read_only()
     }
 
     /// A page of the history, newest first: the newest `limit` runs before

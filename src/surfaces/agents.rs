@@ -81,15 +81,9 @@ struct RelayBudget {
 }
 
 /// The JS function agents.js calls for each tool call: `(name, args,
-/// signal, bridged, onOutput, onResult)`, resolving to a CallToolResult.
-type Execute = dyn Fn(
-    String,
-    JsValue,
-    AbortSignal,
-    bool,
-    Option<js_sys::Function>,
-    Option<js_sys::Function>,
-) -> js_sys::Promise;
+/// signal, bridged, onOutput)`, resolving to a CallToolResult.
+type Execute =
+    dyn Fn(String, JsValue, AbortSignal, bool, Option<js_sys::Function>) -> js_sys::Promise;
 
 /// What the page hands agents: the closures JavaScript calls, kept for as
 /// long as the page's owner lives, and the WebMCP registration in force.
@@ -130,17 +124,10 @@ pub fn offer_tools(host: ToolHost) -> Offer {
               args: JsValue,
               signal: AbortSignal,
               bridged: bool,
-              on_output: Option<js_sys::Function>,
-              on_result: Option<js_sys::Function>| {
+              on_output: Option<js_sys::Function>| {
             let budget = bridged.then_some(CallBudget::LOCAL_RELAY);
             wasm_bindgen_futures::future_to_promise(async move {
-                let result = call(host, &name, args, signal, budget, on_output).await;
-                // Answered in the same turn the run finished in, before the
-                // page's effects draw it: the caller need not wait for drawing.
-                if let Some(on_result) = on_result {
-                    let _ = on_result.call1(&JsValue::NULL, &result);
-                }
-                Ok(result)
+                Ok(call(host, &name, args, signal, budget, on_output).await)
             })
         },
     );

@@ -192,7 +192,11 @@ pub fn App() -> impl IntoView {
         editor.open(name, new.then(|| example.code.to_owned()));
     };
     // The runs and the status line follow what is drawn, at most ten times a second.
-    let drawn_runs = drawn(runs, |a, b| same_runs(a, b), |a, b| new_run_by_person(a, b));
+    let drawn_runs = drawn(
+        runs.read_only(),
+        |a, b| same_runs(a, b),
+        |a, b| new_run_by_person(a, b),
+    );
     let activity = Activity::watch(drawn_runs);
     let can_stop = Signal::derive(move || activity.with(|a| a.active));
     // Python is asked about the code only when no run waits for it.

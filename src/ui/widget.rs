@@ -68,7 +68,7 @@ pub fn Widget() -> impl IntoView {
     // wait for that), but nobody sees it follow the runs: doing so would
     // only cost each run time.
     // The runs and the status line follow what is drawn, at most ten times a second.
-    let drawn = (!headless).then(|| drawn(runs, |a, b| same_runs(a, b), |_, _| false));
+    let drawn = (!headless).then(|| drawn(runs.read_only(), |a, b| same_runs(a, b), |_, _| false));
     let activity = match drawn {
         Some(runs) => Activity::watch(runs),
         None => Memo::new(|_| Activity::default()),
