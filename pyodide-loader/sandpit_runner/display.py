@@ -6,8 +6,6 @@ import io
 import json
 import sys
 
-from .figures import summarize
-
 #: Rich representations looked for on values, in the order they are offered.
 REPR_METHODS = (
     ("text/html", "_repr_html_"),
@@ -81,6 +79,8 @@ def open_figures() -> list:
 
 def figure_summary(figure) -> "dict | None":
     """What ``figure`` shows (figures.py); ``None`` when it cannot be read."""
+    from .figures import summarize
+
     try:
         return summarize(figure)
     except Exception:  # noqa: BLE001 - a figure the summary cannot read is still shown

@@ -13,15 +13,11 @@ from .capture import STREAM_FLUSH_SECONDS, Capture
 from .compile import awaits, compile_cell
 from .display import FIGURE_MIME, Displays, capture_figures, mime_bundle
 from .errors import describe_error, exit_code, lines
-from .figures import warnings_of
 from .files import artifacts, enter, listed, listing, scan, write_inputs
-from .fixes.edits import Source
 from .host_calls import HostCalls
 from .sessions import Session, SessionSwitch
 from .streams import Redirection
-from .trial import Trials, seed_directory
 from .values import BUILTIN_VALUES, bounded, describe_value, safe_repr
-from .verification import Tests, drive
 
 
 class Request:
@@ -144,11 +140,11 @@ class Job:
         self.capture = Capture(request.limits["output_bytes"], emit, eager_output)
         self.displays = Displays(request.limits["display_bytes"], request.figure_format)
         self.stopped = False
-        self.tests = (
-            None
-            if request.tests is None
-            else Tests(request.tests, f"<tests-{number}>", runner.recorder, interrupts, runner.packages)
-        )
+        self.tests = None
+        if request.tests is not None:
+            from .verification import Tests
+
+            self.tests = Tests(request.tests, f"<tests-{number}>", runner.recorder, interrupts, runner.packages)
         self.before = None
         self.left_nothing = False
         refusal = "a fix's trial calls no host function" if trial else None
@@ -165,6 +161,8 @@ class Job:
         that finishes it and returns the result."""
         try:
             if self.seed is not None:
+                from .trial import seed_directory
+
                 seed_directory(self.seed, self.directory)
             files = self.request.files
             write_inputs(files)
@@ -182,6 +180,8 @@ class Job:
             if last is not None:
                 self._returned(eval(last, self.namespace))
             if self.tests is not None:
+                from .verification import drive
+
                 drive(self.tests.run(self.namespace, self))
         except BaseException as exc:  # noqa: BLE001 - sorted by _failed, which re-raises the rest
             self._failed(exc)
@@ -312,6 +312,7 @@ class Job:
         """Fixes of the code, tried before they are offered (fixes/), within
         one time budget for the run."""
         from .fixes.engine import Proposal
+        from .trial import Trials
 
         if self._trials is None:
             self._trials = Trials(self)
@@ -323,14 +324,19 @@ class Job:
         found = []
         findings = lint.findings(self.request.code)
         if findings:
+            from .fixes.edits import Source
+
             source = Source(self.request.code)
             for finding in findings:
                 warning = finding.warning(source)
                 fix = None if finding.candidate is None else self._proposal().for_candidate(finding.candidate)
                 found.append(warning if fix is None else warning | {"fix": fix})
         summaries = [bundle[FIGURE_MIME] for bundle in self.displays.bundles if FIGURE_MIME in bundle]
-        for number, summary in enumerate(summaries, 1):
-            found.extend(warnings_of(summary, number))
+        if summaries:
+            from .figures import warnings_of
+
+            for number, summary in enumerate(summaries, 1):
+                found.extend(warnings_of(summary, number))
         return found
 
     def _result(self) -> str:

@@ -7,20 +7,39 @@ import json
 import os
 import sys
 
-from . import checker, completion, imports
+from . import imports
 from .display import mime_bundle
 from .files import SESSIONS_ROOT, Directories
 from .hooks import BACKEND_MODULE, HOOKS_MODULE, Hooks, matplotlib_backend
 from .job import Job, Request
 from .packages import PackageIndex, findable
+from .recorder import RECORDER_MODULE, AssertRecorder
 from .sessions import Sessions
 from .signals import Interrupts
 from .streams import output_stream
-from .verification import RECORDER_MODULE, AssertRecorder
 
 #: Modules the runner imports only when it first needs them (a fix's diff,
-#: a close match's guess): each cold start would pay for them otherwise.
-LAZY_IMPORTS = ("difflib",)
+#: a close match's guess, the fix engine and its trials, the lint's rules,
+#: a check, a completion, a run's tests, a figure's summary, ``sandpit.verify``):
+#: a plain run needs none of them, and each cold start would pay for them otherwise.
+LAZY_IMPORTS = (
+    "difflib",
+    "sandpit.verify",
+    "sandpit_runner.checker",
+    "sandpit_runner.completion",
+    "sandpit_runner.figures",
+    "sandpit_runner.fixes",
+    "sandpit_runner.fixes.edits",
+    "sandpit_runner.fixes.engine",
+    "sandpit_runner.fixes.known",
+    "sandpit_runner.fixes.runtime",
+    "sandpit_runner.fixes.suggest",
+    "sandpit_runner.fixes.syntax",
+    "sandpit_runner.lint.rules",
+    "sandpit_runner.lint.sql",
+    "sandpit_runner.trial",
+    "sandpit_runner.verification",
+)
 
 
 class Runner:
@@ -116,10 +135,14 @@ class Runner:
 
     def check(self, code: str) -> str:
         """``CheckReport`` of ``code`` as JSON, without running it."""
+        from . import checker
+
         return json.dumps(checker.check(code, self.interrupts, self.packages))
 
     def complete(self, session: str, code: str, cursor: int) -> str:
         """``Completions`` at ``cursor`` in ``code``, for ``session``, as JSON."""
+        from . import completion
+
         namespace = self.sessions.namespace(session)
         return json.dumps(completion.complete(namespace, self.packages.package_of, code, cursor))
 

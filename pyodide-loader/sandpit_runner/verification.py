@@ -12,50 +12,28 @@ import ast
 import asyncio
 import inspect
 import linecache
-import operator
 
 from .compile import awaits
 from .errors import describe_error, lines
+from .recorder import RECORDER_MODULE, AssertRecorder
 from .values import bounded, cut, safe_repr
 
-#: Comparison operators a rewritten assert may hold, by their symbol.
-_COMPARISONS = {
-    ast.Eq: ("==", operator.eq),
-    ast.NotEq: ("!=", operator.ne),
-    ast.Lt: ("<", operator.lt),
-    ast.LtE: ("<=", operator.le),
-    ast.Gt: (">", operator.gt),
-    ast.GtE: (">=", operator.ge),
-    ast.Is: ("is", operator.is_),
-    ast.IsNot: ("is not", operator.is_not),
-    ast.In: ("in", lambda item, container: item in container),
-    ast.NotIn: ("not in", lambda item, container: item not in container),
+#: The symbol of each comparison operator a rewritten assert may hold
+#: (the recorder's ``COMPARE_BY_SYMBOL`` says what each does).
+_SYMBOLS = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
 }
-_COMPARE_BY_SYMBOL = {symbol: compare for symbol, compare in _COMPARISONS.values()}
 #: Characters of a value's repr shown in a failed assert's explanation.
 _EXPLAINED_REPR_CHARS = 240
-#: Where the rewritten asserts find the runner's :class:`AssertRecorder`:
-#: its name in ``sys.modules``, so that a session's globals gain no name.
-RECORDER_MODULE = "_sandpit_asserts"
-
-
-class AssertRecorder:
-    """What the last rewritten assert evaluated: ``(line, symbol, left,
-    right)`` for a comparison, ``(line, None, value, None)`` otherwise;
-    ``None`` before any."""
-
-    def __init__(self):
-        self.last = None
-
-    def compared(self, line: int, left, symbol: str, right):
-        """``left <symbol> right``, noting both sides for a failure's explanation."""
-        self.last = (line, symbol, left, right)
-        return _COMPARE_BY_SYMBOL[symbol](left, right)
-
-    def noted(self, line: int, value):
-        """``value`` itself, noted for a failure's explanation."""
-        self.last = (line, None, value, None)
-        return value
 
 
 class AssertRewriter(ast.NodeTransformer):
@@ -67,13 +45,11 @@ class AssertRewriter(ast.NodeTransformer):
         test = node.test
         recorder = ast.Call(ast.Name("__import__", ast.Load()), [ast.Constant(RECORDER_MODULE)], [])
         line = ast.Constant(node.lineno)
-        comparison = (
-            _COMPARISONS.get(type(test.ops[0])) if isinstance(test, ast.Compare) and len(test.ops) == 1 else None
-        )
-        if comparison is not None:
+        symbol = _SYMBOLS.get(type(test.ops[0])) if isinstance(test, ast.Compare) and len(test.ops) == 1 else None
+        if symbol is not None:
             call = ast.Call(
                 ast.Attribute(recorder, "compared", ast.Load()),
-                [line, test.left, ast.Constant(comparison[0]), test.comparators[0]],
+                [line, test.left, ast.Constant(symbol), test.comparators[0]],
                 [],
             )
         else:

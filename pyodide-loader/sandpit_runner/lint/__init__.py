@@ -5,10 +5,8 @@ one (``fixes.edits.Candidate``)."""
 
 import ast
 
-from ..fixes.edits import Source
-from . import rules
-
-#: Words without which no rule can match: most programs are not parsed for the lint.
+#: Words without which no rule can match: most programs are not parsed for
+#: the lint, nor are its rules imported for them.
 _TRIGGERS = ("execute", "eval", "exec", "pickle", "yaml", "random", "md5", "sha1")
 
 
@@ -20,8 +18,9 @@ class Finding:
     def __init__(self, rule: str, node, message: str, candidate=None):
         self.rule, self.node, self.message, self.candidate = rule, node, message, candidate
 
-    def warning(self, source: Source) -> dict:
-        """``LintWarning`` (src/protocol/), without its fix."""
+    def warning(self, source) -> dict:
+        """``LintWarning`` (src/protocol/), without its fix; ``source`` is
+        the code's ``fixes.edits.Source``."""
         node = self.node
         start = source.char_column(node.lineno, node.col_offset) + 1
         same_line = node.end_lineno == node.lineno
@@ -42,6 +41,9 @@ def findings(code: str) -> list:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
+    from ..fixes.edits import Source
+    from . import rules
+
     source = Source(code)
     found = [Finding(*found) for found in rules.check(tree, source)]
     return sorted(found, key=lambda finding: (finding.node.lineno, finding.node.col_offset))
