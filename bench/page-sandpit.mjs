@@ -128,13 +128,14 @@ export function watchSandpit(clockPath) {
 }
 
 /**
- * Sandpit, before its scripts run: submits `code` through the editor the
- * moment it exists (as an agent that opens the page and runs something at
- * once), and records on the page clock when Python became ready and when
+ * Sandpit, before its scripts run: submits `code` through the field for it
+ * the moment one exists (as an agent that opens the page and runs something
+ * at once), and records on the page clock when Python became ready and when
  * that first run finished. Runs restored from an earlier visit are already
  * on the page then; the first run-entry added after pressing Run is ours.
- * The editor is CodeMirror, loaded from `editorModule` (EDITOR_MODULE in
- * src/names.rs): the code goes in through its `EditorView`.
+ * That is the plain text field that stands in for the editor until it has
+ * loaded, or the editor, CodeMirror, loaded from `editorModule`
+ * (EDITOR_MODULE in src/names.rs): the code goes in through its `EditorView`.
  */
 export function firstRunOnOpen({ code, editorModule }) {
   const load = (window.__benchLoad = { readyAt: null, firstResultAt: null, firstOk: null, firstPhase: null, snapshot: null });
@@ -156,14 +157,23 @@ export function firstRunOnOpen({ code, editorModule }) {
       }
     }
     const editor = document.querySelector('[data-testid="code"]');
+    const field = /** @type {HTMLTextAreaElement | null} */ (document.querySelector('[data-testid="code-fallback"]'));
     const button = /** @type {HTMLElement | null} */ (document.querySelector('[data-testid="run"]'));
-    if (!submitted && editor && button) {
+    if (!submitted && (editor || field) && button) {
       submitted = true;
-      import(new URL(editorModule, document.baseURI).href).then(({ EditorView }) => {
-        const view = EditorView.findFromDOM(editor);
-        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } });
+      if (editor) {
+        import(new URL(editorModule, document.baseURI).href).then(({ EditorView }) => {
+          const view = EditorView.findFromDOM(editor);
+          view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } });
+          button.click();
+        });
+      } else if (field) {
+        // The plain field that stands in until the editor has loaded, which
+        // loads once Python has started (or when the field is focused: not here).
+        field.value = code;
+        field.dispatchEvent(new Event("input", { bubbles: true }));
         button.click();
-      });
+      }
     }
     if (entry && load.firstResultAt === null && !["queued", "running"].includes(entry.dataset.phase)) {
       load.firstResultAt = performance.now();

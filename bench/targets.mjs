@@ -91,7 +91,11 @@ export function sandpitTarget(url, name = "sandpit") {
       await waitFor(page, () => window.__benchLoad?.readyAt != null && window.__benchLoad.firstResultAt != null);
       return page.evaluate(() => ({ ...window.__benchLoad, workerAt: window.__benchSandpit.firstWorkerAt }));
     },
-    settled: (page) => appSettled(page, { background: true }),
+    /** Settled, and the code editor, which loads once Python has started, is in. */
+    async settled(page) {
+      await appSettled(page, { background: true });
+      await page.getByTestId("code").waitFor({ timeout: READY_TIMEOUT_MS });
+    },
     installDriver: installSandpitDriver,
     driverArgument: EDITOR_MODULE,
   };

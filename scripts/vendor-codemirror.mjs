@@ -2,8 +2,8 @@
 // Trunk post-build hook (run before minify.mjs, see Trunk.toml): bundles the
 // code editor, www/editor/code-editor.js, with the CodeMirror packages it
 // imports (pinned in package.json) into one ES module of the staged bundle,
-// vendor/codemirror/code-editor.mjs. The page loads it once the app is on
-// screen (www/editor.js).
+// vendor/codemirror/code-editor.mjs. The page loads it once Python's start
+// is over (www/editor.js).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EDITOR_MODULE } from "../www/generated/names.js";

@@ -84,7 +84,7 @@ shared_names! {
 
     /// The code editor (CodeMirror, bundled by the build from
     /// www/editor/code-editor.js), relative to the app's root: the page
-    /// loads it once the app is on screen.
+    /// loads it once Python's start is over (src/ui/editor.rs).
     pub const EDITOR_MODULE: &str = "vendor/codemirror/code-editor.mjs";
 
     /// Where the build puts KaTeX (its module, style sheet and fonts),

@@ -20,7 +20,7 @@ __all__ = ["HostFunctionError", "VerificationError", "host", "verify"]
 def __getattr__(name: str):
     """``verify`` and its ``VerificationError``, imported on first use: the
     runner imports this package for ``host`` at start, and most runs check nothing."""
-    import importlib  # here, so the package shows the code no name of its own
+    import importlib  # here, so that dir(sandpit) does not list it
 
     if name == "verify":
         return importlib.import_module(".verify", __name__)

@@ -35,6 +35,13 @@ pub enum RuntimeStatus {
     },
 }
 
+impl RuntimeStatus {
+    /// Whether Python's start is over: it is ready, or could not start.
+    pub fn start_over(&self) -> bool {
+        matches!(self, Self::Ready { .. } | Self::Failed { .. })
+    }
+}
+
 /// Something that happened to one run before its result.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunEvent {

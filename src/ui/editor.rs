@@ -2,8 +2,9 @@
 //! to load.
 //!
 //! The editor is CodeMirror (www/editor/code-editor.js, loaded through
-//! www/editor.js once the app is on screen); a plain text field stands in
-//! until it has loaded, and stays, with a note, if it cannot. The text is
+//! www/editor.js once the page says it may load, or at once when the person
+//! focuses the plain text field that stands in until it has loaded). The
+//! field stays, with a note, if it cannot load. The text is
 //! the page's `code` signal: setting it from anywhere (an example, another
 //! panel) puts the new text in the editor as one change the person can
 //! undo. Each session keeps its own undo history while the page lives.
@@ -25,13 +26,18 @@ extern "C" {
     /// A mounted CodeMirror editor (`CodeEditor` in www/editor/code-editor.js).
     type CodeEditor;
 
+    #[wasm_bindgen(catch, js_name = loadEditor)]
+    async fn load_editor() -> Result<JsValue, JsValue>;
+
     #[wasm_bindgen(catch, js_name = openEditor)]
     #[allow(clippy::too_many_arguments)]
-    async fn open_editor(
+    fn open_editor(
+        module: &JsValue,
         parent: &web_sys::HtmlElement,
         session: &str,
         code: &str,
         cursor: u32,
+        focus: bool,
         changed: &Closure<dyn Fn(String, Option<String>, u32)>,
         run: &Closure<dyn Fn()>,
         lint: &Closure<dyn Fn(String, js_sys::Function)>,
@@ -97,8 +103,8 @@ struct Shown {
 /// The error a run of `session` ended with (`None`: it ended well), for the editor to mark.
 pub type RunMark = (String, Option<Mark>);
 
-/// The editor for `session`'s `code` (one of `names`) with the cursor at `cursor`;
-/// `on_edit` hears the editor's reports (a session's text when it changed,
+/// The editor for `session`'s `code` (one of `names`) with the cursor at `cursor`,
+/// loaded once `may_load` (or the person focuses the field standing in); `on_edit` hears the editor's reports (a session's text when it changed,
 /// and its cursor), `last_run` says how the latest run from it ended. The
 /// Run button and Ctrl/Cmd+Enter call `on_run`, Stop calls `on_stop` and is
 /// enabled only while `can_stop`.
@@ -118,6 +124,7 @@ pub fn Editor<F, G, P, E>(
     on_run: F,
     on_stop: G,
     can_stop: Signal<bool>,
+    may_load: Signal<bool>,
 ) -> impl IntoView
 where
     F: Fn() + Copy + Send + Sync + 'static,
@@ -126,6 +133,8 @@ where
     E: Fn(String, Option<String>, u32) + Copy + 'static,
 {
     let host = NodeRef::<html::Div>::new();
+    let fallback = NodeRef::<html::Textarea>::new();
+    let reached = RwSignal::new(false);
     let loading = RwSignal::new(Loading::Pending);
     let mounted = StoredValue::new_local(None::<Mounted>);
     let shown = StoredValue::new_local(Shown::default());
@@ -177,26 +186,39 @@ where
         if started == Some(true) {
             return true;
         }
-        let (from, text, at) = (
-            session.get_untracked(),
-            code.get_untracked(),
-            cursor.get_untracked(),
-        );
+        if !(may_load.get() || reached.get()) {
+            return false;
+        }
         spawn_local(async move {
-            let hooks = hooks();
-            let opened = open_editor(
-                &parent,
-                &from,
-                &text,
-                at,
-                &hooks.changed,
-                &hooks.run,
-                &hooks.lint,
-                &hooks.complete,
-            )
-            .await;
+            let opened = match load_editor().await {
+                // The text, cursor and focus as they are once it has loaded:
+                // the person may have typed in the field meanwhile.
+                Ok(module) => {
+                    let (from, text) = (session.get_untracked(), code.get_untracked());
+                    let typing = fallback.get_untracked().filter(has_focus);
+                    let at = typing
+                        .as_ref()
+                        .and_then(|field| field.selection_start().ok().flatten())
+                        .unwrap_or_else(|| cursor.get_untracked());
+                    let hooks = hooks();
+                    open_editor(
+                        &module,
+                        &parent,
+                        &from,
+                        &text,
+                        at,
+                        typing.is_some(),
+                        &hooks.changed,
+                        &hooks.run,
+                        &hooks.lint,
+                        &hooks.complete,
+                    )
+                    .map(|editor| (from, text, editor, hooks))
+                }
+                Err(error) => Err(error),
+            };
             match opened {
-                Ok(editor) => {
+                Ok((from, text, editor, hooks)) => {
                     shown.set_value(Shown {
                         session: from,
                         text,
@@ -289,6 +311,7 @@ where
                 };
                 Some(view! {
                     <textarea
+                        node_ref=fallback
                         class="code-fallback"
                         data-testid="code-fallback"
                         aria-label="Python code"
@@ -296,6 +319,7 @@ where
                         prop:value=move || code.get()
                         on:input=move |event| code.set(event_target_value(&event))
                         on:keydown=on_keydown
+                        on:focus=move |_| reached.set(true)
                     ></textarea>
                     {failed.map(|why| view! { <p class="notice status-error" data-testid="editor-failed">{why}</p> }.into_any())}
                 }
@@ -362,4 +386,10 @@ fn seconds_in(event: &leptos::ev::Event) -> f64 {
     } else {
         seconds
     }
+}
+
+/// Whether `field` is where the person is typing.
+fn has_focus(field: &web_sys::HtmlTextAreaElement) -> bool {
+    let active = document().active_element();
+    active.is_some_and(|active| active == ***field)
 }

@@ -204,6 +204,11 @@ pub fn App() -> impl IntoView {
         !status.with(|s| matches!(s, RuntimeStatus::Ready { .. })) || activity.with(|a| a.active)
     });
     let assist = Assist::new(runtime, busy);
+    // The code editor's bundle loads once Python's start is over and no run
+    // is under way, so that on a first visit it does not compete with them.
+    let editor_may_load = Signal::derive(move || {
+        status.with(RuntimeStatus::start_over) && !activity.with(|a| a.active)
+    });
     let on_edit = move |session: String, text: Option<String>, at: u32| {
         persistence.edited(&session, text, at)
     };
@@ -263,6 +268,7 @@ pub fn App() -> impl IntoView {
                             on_run=submit
                             on_stop=stop
                             can_stop
+                            may_load=editor_may_load
                         />
                         <AskPanel session code />
                     </div>

@@ -36,12 +36,7 @@ pub fn watch_pwa(
         if installing == Some(true) {
             return true;
         }
-        let started = python.with(|status| {
-            matches!(
-                status,
-                RuntimeStatus::Ready { .. } | RuntimeStatus::Failed { .. }
-            )
-        });
+        let started = python.with(RuntimeStatus::start_over);
         if started {
             if let Err(error) = pwa::install_offline_copy() {
                 warn!("sandpit: no offline copy: {error}");

@@ -1,8 +1,8 @@
 // @ts-check
 // The code editor: CodeMirror 6, pinned in package.json and bundled with
 // what it imports by scripts/vendor-codemirror.mjs into
-// vendor/codemirror/code-editor.mjs, which www/editor.js loads once the app
-// is on screen. Python highlighting, line numbers, auto-indent, Tab and
+// vendor/codemirror/code-editor.mjs, which www/editor.js loads once Python's
+// start is over. Python highlighting, line numbers, auto-indent, Tab and
 // Shift-Tab indent (Esc then Tab leaves the editor), bracket matching,
 // search, an undo history per session, Ctrl/Cmd+Enter runs, lint marks and
 // completions from the session's Python (asked through the app, which

@@ -75,7 +75,7 @@ export declare const CONFIG_FILE: "sandpit.config.json";
 /**
  * The code editor (CodeMirror, bundled by the build from
  * www/editor/code-editor.js), relative to the app's root: the page
- * loads it once the app is on screen.
+ * loads it once Python's start is over (src/ui/editor.rs).
  */
 export declare const EDITOR_MODULE: "vendor/codemirror/code-editor.mjs";
 

@@ -12,6 +12,12 @@ import { EDITOR_MODULE } from "../../../www/generated/names.js";
 import { assertInProtocol, recordWorkerMessages } from "./protocol.mjs";
 import { READY_TIMEOUT_MS, RUN_TIMEOUT_MS } from "./timeouts.mjs";
 
+/**
+ * Where code is typed: the editor, or the plain field that stands in for it
+ * until its bundle has loaded (once Python has started, or when the field is focused).
+ */
+const CODE_FIELD = '[data-testid="code"], [data-testid="code-fallback"]';
+
 /** The app as a user sees it, by its `data-testid` hooks. */
 export class SandpitPage {
   constructor(page, url) {
@@ -32,7 +38,7 @@ export class SandpitPage {
   async open() {
     await this.page.addInitScript(recordWorkerMessages);
     await this.page.goto(this.url);
-    await this.page.getByTestId("code").waitFor();
+    await this.page.locator(CODE_FIELD).first().waitFor();
     return this;
   }
 
@@ -61,23 +67,26 @@ export class SandpitPage {
     await action();
     await loaded;
     this.checkedMessages = 0;
-    await this.page.getByTestId("code").waitFor();
+    await this.page.locator(CODE_FIELD).first().waitFor();
     return this;
   }
 
   /**
    * The editor's text: CodeMirror's document, not its DOM, which holds
-   * only the lines in view.
+   * only the lines in view; the standing-in field's before the editor has loaded.
    */
   async code() {
     return this.page.evaluate(async (module) => {
+      const editor = document.querySelector('[data-testid="code"]');
+      if (!editor) return /** @type {HTMLTextAreaElement} */ (document.querySelector('[data-testid="code-fallback"]')).value;
       const { EditorView } = await import(new URL(module, document.baseURI).href);
-      return EditorView.findFromDOM(document.querySelector('[data-testid="code"]')).state.doc.toString();
+      return EditorView.findFromDOM(editor).state.doc.toString();
     }, EDITOR_MODULE);
   }
 
-  /** Where the editor's cursor is, as `[line, column]` (both from 1). */
+  /** Where the editor's cursor is, as `[line, column]` (both from 1), once the editor has loaded. */
   async cursor() {
+    await this.page.getByTestId("code").waitFor();
     return this.page.evaluate(async (module) => {
       const { EditorView } = await import(new URL(module, document.baseURI).href);
       const { state } = EditorView.findFromDOM(document.querySelector('[data-testid="code"]'));
@@ -91,12 +100,21 @@ export class SandpitPage {
    * Puts `code` in the editor in place of its text, as pasting it over a
    * selection of everything would (a transaction through CodeMirror's
    * `EditorView`: the keyboard is for the tests of the editor itself).
+   * Before the editor has loaded, into the field standing in, without
+   * focusing it (which would load the editor).
    */
   async setCode(code) {
     await this.page.evaluate(
       async ([module, text]) => {
+        const editor = document.querySelector('[data-testid="code"]');
+        if (!editor) {
+          const field = /** @type {HTMLTextAreaElement} */ (document.querySelector('[data-testid="code-fallback"]'));
+          field.value = text;
+          field.dispatchEvent(new Event("input", { bubbles: true }));
+          return;
+        }
         const { EditorView } = await import(new URL(module, document.baseURI).href);
-        const view = EditorView.findFromDOM(document.querySelector('[data-testid="code"]'));
+        const view = EditorView.findFromDOM(editor);
         view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
       },
       [EDITOR_MODULE, code],
@@ -200,7 +218,7 @@ export class SandpitPage {
     const index = await this.entryCount();
     await this.setCode(code);
     if (keyboard) {
-      await this.page.getByTestId("code").press("Control+Enter");
+      await this.page.locator(CODE_FIELD).first().press("Control+Enter");
     } else {
       await this.page.getByTestId("run").click();
     }
