@@ -16,12 +16,12 @@ use crate::runtime::{now_ms, RunEvent};
 /// the entry is final.
 ///
 /// `by_person` says whether the person started it on this page (see
-/// [`RunEntry::by_person`]). `shown` says whether `runs` is on screen. A headless widget's is not:
-/// its runs' output is then not buffered for drawing, which cost a timer
-/// and an animation frame request per burst of output for nothing. The
-/// frame never even came: Chromium runs no animation frames in a
-/// `display: none` cross-origin frame, so each such run left its callback
-/// pending for as long as the widget lived.
+/// [`RunEntry::by_person`]). `shown` says whether `runs` is on screen. A
+/// headless widget's is not: its runs' output is then not buffered for
+/// drawing, which cost a timer and an animation frame request per burst of
+/// output for nothing. The frame never even came: Chromium runs no
+/// animation frames in a `display: none` cross-origin frame, so each such
+/// run left its callback pending for as long as the widget lived.
 pub fn launch(
     runtime: SharedRuntime,
     runs: RwSignal<Vec<RunEntry>>,

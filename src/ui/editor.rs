@@ -103,9 +103,10 @@ struct Shown {
 /// The error a run of `session` ended with (`None`: it ended well), for the editor to mark.
 pub type RunMark = (String, Option<Mark>);
 
-/// The editor for `session`'s `code` (one of `names`) with the cursor at `cursor`,
-/// loaded once `may_load` (or the person focuses the field standing in); `on_edit` hears the editor's reports (a session's text when it changed,
-/// and its cursor), `last_run` says how the latest run from it ended. The
+/// The editor for `session`'s `code` (one of `names`) with the cursor at
+/// `cursor`, loaded once `may_load` (or once the person focuses the field
+/// standing in); `on_edit` hears the editor's reports (a session's text when
+/// it changed, and its cursor), `last_run` says how the latest run from it ended. The
 /// Run button and Ctrl/Cmd+Enter call `on_run`, Stop calls `on_stop` and is
 /// enabled only while `can_stop`.
 #[component]
@@ -190,44 +191,42 @@ where
             return false;
         }
         spawn_local(async move {
-            let opened = match load_editor().await {
+            let opened = async {
+                let module = load_editor().await?;
                 // The text, cursor and focus as they are once it has loaded:
                 // the person may have typed in the field meanwhile.
-                Ok(module) => {
-                    let (from, text) = (session.get_untracked(), code.get_untracked());
-                    let typing = fallback.get_untracked().filter(has_focus);
-                    let at = typing
-                        .as_ref()
-                        .and_then(|field| field.selection_start().ok().flatten())
-                        .unwrap_or_else(|| cursor.get_untracked());
-                    let hooks = hooks();
-                    open_editor(
-                        &module,
-                        &parent,
-                        &from,
-                        &text,
-                        at,
-                        typing.is_some(),
-                        &hooks.changed,
-                        &hooks.run,
-                        &hooks.lint,
-                        &hooks.complete,
-                    )
-                    .map(|editor| (from, text, editor, hooks))
-                }
-                Err(error) => Err(error),
-            };
+                let (from, text) = (session.get_untracked(), code.get_untracked());
+                let typing = fallback.get_untracked().filter(has_focus);
+                let at = typing
+                    .as_ref()
+                    .and_then(|field| field.selection_start().ok().flatten())
+                    .unwrap_or_else(|| cursor.get_untracked());
+                let hooks = hooks();
+                let editor = open_editor(
+                    &module,
+                    &parent,
+                    &from,
+                    &text,
+                    at,
+                    typing.is_some(),
+                    &hooks.changed,
+                    &hooks.run,
+                    &hooks.lint,
+                    &hooks.complete,
+                )?;
+                shown.set_value(Shown {
+                    session: from,
+                    text,
+                });
+                Ok::<_, JsValue>(Mounted {
+                    editor: editor.unchecked_into(),
+                    _hooks: hooks,
+                })
+            }
+            .await;
             match opened {
-                Ok((from, text, editor, hooks)) => {
-                    shown.set_value(Shown {
-                        session: from,
-                        text,
-                    });
-                    let editor = Mounted {
-                        editor: editor.unchecked_into(),
-                        _hooks: hooks,
-                    };
-                    // Gone meanwhile: the editor is dropped, and so destroyed, at once.
+                // Gone meanwhile: the editor is dropped, and so destroyed, at once.
+                Ok(editor) => {
                     if mounted.try_set_value(Some(editor)).is_none() {
                         loading.try_set(Loading::Ready);
                     }
