@@ -28,10 +28,11 @@ async function startTyping(code = "") {
 }
 
 /**
- * Hovers `mark` until its tooltip, matching `text`, shows. A lint pass that
- * ends while the pointer rests on a mark closes its tooltip (the marks are
- * set anew), as CodeMirror does; a person then moves the pointer again, and
- * so does this, up to three times.
+ * Hovers `mark` until its tooltip, matching `text`, shows, and returns the
+ * tooltip's text, read as it shows. A lint pass that ends while the pointer
+ * rests on a mark closes its tooltip (the marks are set anew), as CodeMirror
+ * does; a person then moves the pointer again, and so does this, up to three
+ * times.
  *
  * @param {import("playwright-core").Locator} mark
  * @param {RegExp} text
@@ -42,8 +43,7 @@ async function hoverForTooltip(mark, text) {
     await sandpit.page.mouse.move(0, 0);
     await mark.hover();
     try {
-      await tooltip.waitFor({ timeout: 3000 });
-      return tooltip;
+      return (await tooltip.textContent({ timeout: 3000 })) ?? "";
     } catch (error) {
       if (attempt === 3) throw error;
     }
@@ -167,8 +167,7 @@ describe("marks", () => {
     const mark = sandpit.page.locator(".cm-run-error");
     await mark.waitFor();
     assert.equal(await mark.textContent(), "1 / x", "the failing expression, as Python's columns give it");
-    const tooltip = await hoverForTooltip(mark, /ZeroDivisionError/);
-    assert.match(await tooltip.textContent(), /ZeroDivisionError: division by zero/);
+    assert.match(await hoverForTooltip(mark, /ZeroDivisionError/), /ZeroDivisionError: division by zero/);
     await screenshot(sandpit.page, "editor-error-mark");
 
     // Another line edited: the mark stays; its own line edited: it goes.

@@ -26,7 +26,7 @@ describe("the user's work", () => {
     assert.deepEqual(await sandpit.sessionNames(), ["main", "second"]);
     assert.equal(await sandpit.page.getByTestId("session").inputValue(), "second");
     assert.equal(await sandpit.code(), "print('a draft in second')");
-    assert.equal(await sandpit.entryCount(), 1);
+    assert.equal(await sandpit.entryCount(1), 1);
     const earlier = await sandpit.result(0);
     assert.equal(earlier.value, "42");
     assert.equal(
@@ -92,7 +92,7 @@ describe("the user's work", () => {
       }),
     );
     assert.equal(await sandpit.code(), "'left at once'");
-    assert.equal(await sandpit.entryCount(), 1);
+    assert.equal(await sandpit.entryCount(1), 1);
     assert.equal((await sandpit.result(0)).value, "'left at once'");
     await sandpit.waitReady();
     await sandpit.assertHealthy();

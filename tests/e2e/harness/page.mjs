@@ -186,8 +186,15 @@ export class SandpitPage {
     return this.page.getByTestId("runtime-state").getAttribute("data-state");
   }
 
-  async entryCount() {
-    return this.page.getByTestId("run-entry").count();
+  /**
+   * How many runs the page shows; after a reload, once it shows `expected`
+   * (or 10 s have passed): the runs brought back are drawn just after the
+   * editor appears, not with it.
+   */
+  async entryCount(expected = 0) {
+    const entries = this.page.getByTestId("run-entry");
+    if (expected > 0) await entries.nth(expected - 1).waitFor({ timeout: 10_000 }).catch(() => {});
+    return entries.count();
   }
 
   /**
