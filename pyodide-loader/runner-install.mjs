@@ -1,8 +1,9 @@
 // @ts-check
 // The runner (the Python packages sandpit_runner/ and sandpit/, packed by the
-// build into python.json): fetched as the worker starts, installed into each
+// build into python.json.gz): fetched as the worker starts, installed into each
 // Pyodide the worker starts, the snapshot maker's included.
 import { INTERRUPT_SIGNAL, NUDGE_SIGNAL } from "../www/generated/names.js";
+import { unpacked } from "../www/unpack.js";
 
 /**
  * @import { PyodideAPI } from "pyodide"
@@ -38,7 +39,7 @@ import { INTERRUPT_SIGNAL, NUDGE_SIGNAL } from "../www/generated/names.js";
 const RUNNER_MODULE = "sandpit_runner";
 
 /** The packed packages (scripts/pack-python.mjs), beside this script in the bundle. */
-const RUNNER_URL = new URL("python.json", import.meta.url).href;
+const RUNNER_URL = new URL("python.json.gz", import.meta.url).href;
 
 /**
  * Starts fetching the runner's packages: each file's path under
@@ -47,7 +48,9 @@ const RUNNER_URL = new URL("python.json", import.meta.url).href;
  * @returns {Promise<Record<string, string>>}
  */
 export function fetchRunner() {
-  return fetch(RUNNER_URL).then((response) => response.json());
+  return fetch(RUNNER_URL)
+    .then((response) => unpacked(response, "application/json"))
+    .then((response) => response.json());
 }
 
 /**

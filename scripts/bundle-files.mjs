@@ -14,6 +14,7 @@ export const MIME = {
   ".json": "application/json",
   ".wasm": "application/wasm",
   ".zip": "application/zip",
+  ".gz": "application/gzip",
   ".py": "text/x-python; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",

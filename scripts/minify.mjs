@@ -87,8 +87,8 @@ export const clientWrittenIn = writtenIn(/^\.\/sandpit-[a-z]+\.js$/, join(ROOT, 
 /** The service worker as one module: the names and its own modules (www/sw-*.js, the headers) written into it. */
 export const serviceWorkerWrittenIn = writtenIn(/^\.\/(sw-[a-z]+|security-headers)\.js$/, join(ROOT, "www"));
 
-/** The Python worker as one module: the names and its own modules (pyodide-loader/*.mjs) written into it. */
-export const workerWrittenIn = writtenIn(/^\.\/[a-z-]+\.mjs$/, join(ROOT, "pyodide-loader"));
+/** The Python worker as one module: the names and its own modules (pyodide-loader/*.mjs, www/unpack.js) written into it. */
+export const workerWrittenIn = writtenIn(/^\.\/[a-z-]+\.mjs$|^\.\.\/www\/unpack\.js$/, join(ROOT, "pyodide-loader"));
 
 /**
  * The wasm-bindgen loader as one module: the names and the snippets it and

@@ -2,22 +2,24 @@
 // Trunk post-build hook (after minify.mjs, before precache.mjs, see
 // Trunk.toml): packs the Python packages the worker installs (the runner,
 // `sandpit_runner/`, and the module the code imports, `sandpit/`) into one
-// file of the bundle, pyodide-loader/python.json (each file's path under
-// site-packages and its source), and removes their folders: a worker
-// fetches one file instead of one per module.
+// file of the bundle, pyodide-loader/python.json.gz (each file's path under
+// site-packages and its source, as JSON, gzipped as gzip-files.mjs gzips the
+// wasm), and removes their folders: a worker fetches one file instead of one
+// per module.
 //
 //   node scripts/pack-python.mjs DIR    (packs an already built bundle)
 import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { GZIP_SUFFIX, gzip } from "./gzip-files.mjs";
 import { bundleDir } from "./hook.mjs";
 import { walk } from "./precache.mjs";
 
 /** The packages, as folders of pyodide-loader/. */
 export const PYTHON_PACKAGES = ["sandpit_runner", "sandpit"];
 /** The packed file, beside the worker's script. */
-export const PYTHON_PACK = "python.json";
+export const PYTHON_PACK = `python.json${GZIP_SUFFIX}`;
 
 /**
  * Packs the packages found under `dir`/pyodide-loader; returns how many files.
@@ -38,7 +40,7 @@ export async function packPython(dir) {
     await rm(root, { recursive: true });
   }
   if (!files["sandpit_runner/__init__.py"]) throw new Error("pack-python: no sandpit_runner package in the bundle");
-  await writeFile(join(loader, PYTHON_PACK), JSON.stringify(files));
+  await writeFile(join(loader, PYTHON_PACK), gzip(JSON.stringify(files)));
   return Object.keys(files).length;
 }
 

@@ -1,6 +1,8 @@
 // @ts-check
-// A first visit downloads each file once, and an embedded widget keeps no
-// wheels: what the service worker (www/sw.js, sw-bundle.js) keeps, and when,
+// A first visit downloads each file once, the app's wasm and Python
+// gzipped, and an embedded widget keeps no wheels; a host that sends the
+// gzipped files with Content-Encoding works as well. What the service
+// worker (www/sw.js, sw-bundle.js) keeps, and when,
 // seen from browsers with an on-disk profile and their HTTP cache, as users
 // have them, through a proxy that counts what the server really sends. Each
 // test starts its own servers and browser and stops them.
@@ -17,6 +19,7 @@ import { serve, serveDemo } from "../../scripts/serve.mjs";
 import { CONFIG_FILE, WIDGET_PAGE } from "../../www/generated/names.js";
 import { DIST } from "./harness.mjs";
 import { CHROMIUM_ARGS } from "./harness/browser.mjs";
+import { SandpitPage } from "./harness/page.mjs";
 import { recordWorkerMessages } from "./harness/protocol.mjs";
 import { READY_TIMEOUT_MS } from "./harness/timeouts.mjs";
 import { pollUntil } from "./harness/poll.mjs";
@@ -53,19 +56,28 @@ async function profile() {
 /**
  * A proxy in front of `appUrl` that counts, by path, the responses whose body
  * the server sent in full (200s; a revalidation's 304 sends none).
+ * `encoded`: it sends the bundle's gzipped files (`.gz`) with
+ * `Content-Encoding: gzip`, as a host set up to serve precompressed files
+ * might, and lists them in `encodedPaths`.
  *
  * @param {string} appUrl
  */
-async function countingProxy(appUrl) {
+async function countingProxy(appUrl, { encoded = false } = {}) {
   const target = new URL(appUrl);
   /** @type {Record<string, number>} */
   const downloads = {};
+  /** @type {string[]} */
+  const encodedPaths = [];
   const server = createServer((request, response) => {
     const upstream = forward(
       { host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers },
       (answer) => {
         const path = new URL(request.url ?? "/", appUrl).pathname.slice(1);
         if (answer.statusCode === 200 && request.method === "GET") downloads[path] = (downloads[path] ?? 0) + 1;
+        if (encoded && answer.statusCode === 200 && path.endsWith(".gz")) {
+          answer.headers["content-encoding"] = "gzip";
+          encodedPaths.push(path);
+        }
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
       },
@@ -76,7 +88,7 @@ async function countingProxy(appUrl) {
   await new Promise((listening) => server.listen(0, "127.0.0.1", () => listening(undefined)));
   stops.push(() => new Promise((closed) => server.close(() => closed(undefined))));
   const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
-  return { url: `http://127.0.0.1:${port}/`, downloads };
+  return { url: `http://127.0.0.1:${port}/`, downloads, encodedPaths };
 }
 
 /**
@@ -177,4 +189,21 @@ test("the app page's first visit downloads each file once, the wheels it keeps f
   assert.deepEqual(twice(proxy.downloads), [], "downloaded more than once");
   assert.equal(proxy.downloads["pyodide/pyodide.asm.wasm"], 1);
   assert.equal(proxy.downloads["pyodide/sympy-1.14.0-py3-none-any.whl"], 1, "the wheels are kept for offline use");
+  const downloaded = Object.keys(proxy.downloads);
+  assert.deepEqual(downloaded.filter((path) => /_bg\.wasm(\.gz)?$/.test(path)).map((path) => path.replace(/^.*_bg/, "_bg")), ["_bg.wasm.gz"]);
+  assert.ok(downloaded.includes("pyodide-loader/python.json.gz"), "the runner's Python, gzipped");
+});
+
+test("a host that sends the gzipped files with Content-Encoding: the browser decompresses them, and the page runs as well", async () => {
+  const app = await serve({ root: DIST });
+  stops.push(() => app.close());
+  const proxy = await countingProxy(app.url, { encoded: true });
+  const context = await profile();
+  const sandpit = await new SandpitPage(await context.newPage(), proxy.url).open();
+  await sandpit.waitReady();
+  assert.equal((await sandpit.run("6 * 7")).value, "42");
+  const encoded = proxy.encodedPaths.map((path) => path.replace(/^sandpit-[0-9a-f]+_bg/, "sandpit_bg"));
+  assert.ok(encoded.includes("sandpit_bg.wasm.gz"), JSON.stringify(proxy.encodedPaths));
+  assert.ok(encoded.includes("pyodide-loader/python.json.gz"), JSON.stringify(proxy.encodedPaths));
+  await sandpit.assertHealthy();
 });

@@ -168,14 +168,14 @@ describe("offline", () => {
           const cache = await caches.open(name);
           for (const path of paths) {
             const url = new URL(path, document.baseURI);
-            const body = path.endsWith(".json")
+            const body = path.endsWith(".json.gz")
               ? JSON.stringify({ "sandpit_runner/__init__.py": 'raise SystemExit("tampered runner")\n' })
               : "<!doctype html><title>tampered</title><p>tampered page</p>";
             if (await cache.match(url)) await cache.put(url, new Response(body));
           }
         }
       }, paths);
-    const tampered = ["index.html", "pyodide-loader/python.json"];
+    const tampered = ["index.html", "pyodide-loader/python.json.gz"];
     await tamper(tampered);
 
     await sandpit.reload();
@@ -187,7 +187,7 @@ describe("offline", () => {
     }
 
     // Offline, a bad copy cannot be replaced: the request fails, the copy is not run.
-    await tamper(["pyodide-loader/python.json"]);
+    await tamper(["pyodide-loader/python.json.gz"]);
     await sandpit.page.context().setOffline(true);
     await app.server.close();
     await sandpit.reload();

@@ -106,7 +106,7 @@ test("inParallel runs every item, never more than the limit at once, and fails o
 
 test("of the bundle's files, only the wheels wait until a page asks for the whole offline copy", () => {
   assert.equal(keptOnlyWhenAsked("pyodide/sympy-1.14.0-py3-none-any.whl"), true);
-  for (const path of ["index.html", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide-loader/python.json"]) {
+  for (const path of ["index.html", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide-loader/python.json.gz", "sandpit-0123456789abcdef_bg.wasm.gz"]) {
     assert.equal(keptOnlyWhenAsked(path), false, path);
   }
 });
