@@ -2,7 +2,7 @@
 // The runner (the Python packages sandpit_runner/ and sandpit/, packed by the
 // build into python.json.gz): fetched as the worker starts, installed into each
 // Pyodide the worker starts, the snapshot maker's included.
-import { INTERRUPT_SIGNAL, NUDGE_SIGNAL } from "../www/generated/names.js";
+import { INTERRUPT_SIGNAL, NUDGE_SIGNAL, RUNNER_PACK } from "../www/generated/names.js";
 import { unpacked } from "../www/unpack.js";
 
 /**
@@ -39,7 +39,7 @@ import { unpacked } from "../www/unpack.js";
 const RUNNER_MODULE = "sandpit_runner";
 
 /** The packed packages (scripts/pack-python.mjs), beside this script in the bundle. */
-const RUNNER_URL = new URL("python.json.gz", import.meta.url).href;
+const RUNNER_URL = new URL(RUNNER_PACK, import.meta.url).href;
 
 /**
  * Starts fetching the runner's packages: each file's path under

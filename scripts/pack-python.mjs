@@ -12,14 +12,13 @@ import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { GZIP_SUFFIX, gzip } from "./gzip-files.mjs";
+import { RUNNER_PACK } from "../www/generated/names.js";
+import { gzip } from "./gzip-files.mjs";
 import { bundleDir } from "./hook.mjs";
 import { walk } from "./precache.mjs";
 
 /** The packages, as folders of pyodide-loader/. */
 export const PYTHON_PACKAGES = ["sandpit_runner", "sandpit"];
-/** The packed file, beside the worker's script. */
-export const PYTHON_PACK = `python.json${GZIP_SUFFIX}`;
 
 /**
  * Packs the packages found under `dir`/pyodide-loader; returns how many files.
@@ -40,11 +39,11 @@ export async function packPython(dir) {
     await rm(root, { recursive: true });
   }
   if (!files["sandpit_runner/__init__.py"]) throw new Error("pack-python: no sandpit_runner package in the bundle");
-  await writeFile(join(loader, PYTHON_PACK), gzip(JSON.stringify(files)));
+  await writeFile(join(loader, RUNNER_PACK), gzip(JSON.stringify(files)));
   return Object.keys(files).length;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const count = await packPython(bundleDir("pack-python"));
-  console.log(`pack-python: ${count} Python files packed into pyodide-loader/${PYTHON_PACK}`);
+  console.log(`pack-python: ${count} Python files packed into pyodide-loader/${RUNNER_PACK}`);
 }

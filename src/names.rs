@@ -39,6 +39,10 @@ shared_names! {
     /// runner are found beside it, and it is the one file served with its own CSP.
     pub const WORKER_PATH: &str = "pyodide-loader/worker.mjs";
 
+    /// The runner's Python packages as one gzipped JSON file, beside the
+    /// worker's script, which fetches it (scripts/pack-python.mjs packs it).
+    pub const RUNNER_PACK: &str = "python.json.gz";
+
     /// The clock worker's script, relative to the app's root: it keeps the
     /// runtime's timers, which run on time in a hidden tab where the page's
     /// own are throttled.

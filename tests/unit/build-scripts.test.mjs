@@ -82,6 +82,6 @@ test("the Python worker is one module too; Pyodide's own files are still importe
   assert.match(one, /\bMessageLoop = class\b/);
   assert.match(one, /\bSnapshotRejected = class\b/, "snapshot.mjs is in it");
   assert.match(one, /import\(new URL\("pyodide\.mjs", PYODIDE_URL\)\.href\)/);
-  assert.match(one, /new URL\("python\.json\.gz", import\.meta\.url\)/, "the runner is fetched from beside the worker's script");
+  assert.match(one, /new URL\(RUNNER_PACK, import\.meta\.url\)/, "the runner is fetched from beside the worker's script");
   assert.match(one, /\basync function unpacked\b/, "www/unpack.js is in it");
 });

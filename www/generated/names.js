@@ -7,6 +7,12 @@
 export const WORKER_PATH = "pyodide-loader/worker.mjs";
 
 /**
+ * The runner's Python packages as one gzipped JSON file, beside the
+ * worker's script, which fetches it (scripts/pack-python.mjs packs it).
+ */
+export const RUNNER_PACK = "python.json.gz";
+
+/**
  * The clock worker's script, relative to the app's root: it keeps the
  * runtime's timers, which run on time in a hidden tab where the page's
  * own are throttled.
