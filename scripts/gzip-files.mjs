@@ -20,7 +20,7 @@ import { bundleDir } from "./hook.mjs";
 const PAGES = ["index.html"];
 
 /** What a gzipped file's name ends with. */
-export const GZIP_SUFFIX = ".gz";
+const GZIP_SUFFIX = ".gz";
 
 /**
  * `bytes` gzipped as the bundle ships them: level 9, once, at build time.
